@@ -1,0 +1,138 @@
+//! Choosing the bitboard size at run time.
+//!
+//! Everything below this layer is generic over the bitboard and so compiled
+//! once per size; this enum is the one place where a variant's board picks
+//! the size. Callers that need speed match once (with [`with_position!`])
+//! and stay inside the generic code.
+
+use crate::bitboard::{Bb256, Bitboard};
+use crate::fen::{self, FenError};
+use crate::notation::MoveError;
+use crate::outcome::Outcome;
+use crate::piece::Color;
+use crate::position::Position;
+use crate::tables::{Rules, RulesError};
+use crate::variant::Variant;
+use crate::variants;
+use std::sync::Arc;
+
+/// A variant's compiled rules, at the bitboard size its board needs.
+#[derive(Clone, Debug)]
+pub enum AnyRules {
+    Small(Arc<Rules<u64>>),
+    Medium(Arc<Rules<u128>>),
+    Large(Arc<Rules<Bb256>>),
+}
+
+/// A position at the bitboard size of its variant.
+#[derive(Clone, Debug)]
+pub enum AnyPosition {
+    Small(Position<u64>),
+    Medium(Position<u128>),
+    Large(Position<Bb256>),
+}
+
+/// Runs an expression on the position inside an [`AnyPosition`], whatever
+/// its size: `with_position!(any, p => p.fen())`.
+#[macro_export]
+macro_rules! with_position {
+    ($any:expr, $p:ident => $body:expr) => {
+        match $any {
+            $crate::AnyPosition::Small($p) => $body,
+            $crate::AnyPosition::Medium($p) => $body,
+            $crate::AnyPosition::Large($p) => $body,
+        }
+    };
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownVariant(pub String);
+
+impl std::fmt::Display for UnknownVariant {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "unknown variant '{}' (known: {})", self.0, variants::NAMES.join(", "))
+    }
+}
+impl std::error::Error for UnknownVariant {}
+
+impl AnyRules {
+    pub fn new(variant: Variant) -> Result<AnyRules, RulesError> {
+        let cells = variant.geometry.cells();
+        Ok(if cells <= u64::CAPACITY {
+            AnyRules::Small(Arc::new(Rules::new(variant)?))
+        } else if cells <= u128::CAPACITY {
+            AnyRules::Medium(Arc::new(Rules::new(variant)?))
+        } else {
+            AnyRules::Large(Arc::new(Rules::new(variant)?))
+        })
+    }
+
+    pub fn by_name(name: &str) -> Result<AnyRules, UnknownVariant> {
+        let variant = variants::by_name(name).ok_or_else(|| UnknownVariant(name.to_string()))?;
+        Ok(AnyRules::new(variant).expect("built-in variants are valid"))
+    }
+
+    pub fn variant(&self) -> &Variant {
+        match self {
+            AnyRules::Small(r) => &r.variant,
+            AnyRules::Medium(r) => &r.variant,
+            AnyRules::Large(r) => &r.variant,
+        }
+    }
+
+    pub fn from_fen(&self, fen: &str) -> Result<AnyPosition, FenError> {
+        Ok(match self {
+            AnyRules::Small(r) => AnyPosition::Small(fen::parse(r, fen)?),
+            AnyRules::Medium(r) => AnyPosition::Medium(fen::parse(r, fen)?),
+            AnyRules::Large(r) => AnyPosition::Large(fen::parse(r, fen)?),
+        })
+    }
+
+    pub fn start(&self) -> AnyPosition {
+        self.from_fen(&self.variant().start_fen).expect("a variant's start position is valid")
+    }
+}
+
+impl AnyPosition {
+    pub fn fen(&self) -> String {
+        with_position!(self, p => p.fen())
+    }
+    pub fn side_to_move(&self) -> Color {
+        with_position!(self, p => p.side_to_move())
+    }
+    pub fn variant(&self) -> &Variant {
+        with_position!(self, p => &p.rules().variant)
+    }
+    /// Legal moves in coordinate notation.
+    pub fn legal_moves(&mut self) -> Vec<String> {
+        with_position!(self, p => p.legal_move_list().into_iter().map(|m| p.move_text(m)).collect())
+    }
+    /// Plays a move given in coordinate notation; on error nothing changes.
+    pub fn play(&mut self, text: &str) -> Result<(), MoveError> {
+        with_position!(self, p => {
+            let m = p.parse_move(text)?;
+            p.make(m);
+            Ok(())
+        })
+    }
+    /// SAN of a legal move given in coordinate notation.
+    pub fn san(&mut self, text: &str) -> Result<String, MoveError> {
+        with_position!(self, p => {
+            let m = p.parse_move(text)?;
+            Ok(p.san(m))
+        })
+    }
+    pub fn outcome(&mut self) -> Option<Outcome> {
+        with_position!(self, p => p.outcome())
+    }
+    pub fn in_check(&self) -> bool {
+        with_position!(self, p => p.in_check())
+    }
+    pub fn perft(&mut self, depth: u32) -> u64 {
+        with_position!(self, p => crate::perft::perft(p, depth))
+    }
+    /// Perft below each legal root move, with the move in coordinate notation.
+    pub fn divide(&mut self, depth: u32) -> Vec<(String, u64)> {
+        with_position!(self, p => crate::perft::divide(p, depth).into_iter().map(|(m, n)| (p.move_text(m), n)).collect())
+    }
+}

@@ -1,0 +1,219 @@
+//! Bitboards sized to the board.
+//!
+//! A board of up to 64 cells uses `u64`, up to 128 cells `u128`, and up to
+//! 256 cells (the 16x16 Beyond Chess arena) [`Bb256`]. Cells are packed row
+//! by row without padding (`cell = rank * width + file`), so shifts would
+//! wrap between ranks: every move pattern is therefore precomputed into
+//! per-cell tables (see `tables`) and no code here shifts by a direction.
+//! Code that touches bitboards is generic over [`Bitboard`] and so is
+//! compiled once per size: the 8x8 games run on plain `u64` arithmetic.
+
+use std::fmt::Debug;
+use std::hash::Hash;
+use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not};
+
+/// The operations move generation needs from a set of cells.
+pub trait Bitboard:
+    Copy
+    + Eq
+    + Hash
+    + Debug
+    + Default
+    + Send
+    + Sync
+    + 'static
+    + BitAnd<Output = Self>
+    + BitOr<Output = Self>
+    + BitXor<Output = Self>
+    + Not<Output = Self>
+    + BitAndAssign
+    + BitOrAssign
+    + BitXorAssign
+{
+    /// How many cells this type can hold.
+    const CAPACITY: usize;
+    const EMPTY: Self;
+
+    fn cell(cell: usize) -> Self;
+    fn is_empty(self) -> bool;
+    fn count(self) -> u32;
+    /// Lowest cell; the set must not be empty.
+    fn lowest(self) -> usize;
+    /// Highest cell; the set must not be empty.
+    fn highest(self) -> usize;
+
+    #[inline(always)]
+    fn has(self, cell: usize) -> bool {
+        !(self & Self::cell(cell)).is_empty()
+    }
+    #[inline(always)]
+    fn any(self) -> bool {
+        !self.is_empty()
+    }
+    /// More than one cell.
+    #[inline(always)]
+    fn several(self) -> bool {
+        self.count() > 1
+    }
+    #[inline(always)]
+    fn cells(self) -> Cells<Self> {
+        Cells(self)
+    }
+}
+
+/// Iterates the cells of a bitboard from lowest to highest.
+#[derive(Clone, Copy)]
+pub struct Cells<B>(B);
+
+impl<B: Bitboard> Iterator for Cells<B> {
+    type Item = usize;
+    #[inline(always)]
+    fn next(&mut self) -> Option<usize> {
+        if self.0.is_empty() {
+            return None;
+        }
+        let c = self.0.lowest();
+        self.0 ^= B::cell(c);
+        Some(c)
+    }
+}
+
+macro_rules! native_bitboard {
+    ($t:ty) => {
+        impl Bitboard for $t {
+            const CAPACITY: usize = <$t>::BITS as usize;
+            const EMPTY: Self = 0;
+            #[inline(always)]
+            fn cell(cell: usize) -> Self {
+                1 << cell
+            }
+            #[inline(always)]
+            fn is_empty(self) -> bool {
+                self == 0
+            }
+            #[inline(always)]
+            fn count(self) -> u32 {
+                self.count_ones()
+            }
+            #[inline(always)]
+            fn lowest(self) -> usize {
+                self.trailing_zeros() as usize
+            }
+            #[inline(always)]
+            fn highest(self) -> usize {
+                (<$t>::BITS - 1 - self.leading_zeros()) as usize
+            }
+        }
+    };
+}
+native_bitboard!(u64);
+native_bitboard!(u128);
+
+/// 256 cells in four words, lowest word first.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Bb256(pub [u64; 4]);
+
+impl Debug for Bb256 {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Bb256({:?})", self.cells().collect::<Vec<_>>())
+    }
+}
+
+macro_rules! bb256_op {
+    ($tr:ident, $f:ident, $atr:ident, $af:ident, $op:tt) => {
+        impl $tr for Bb256 {
+            type Output = Bb256;
+            #[inline(always)]
+            fn $f(self, o: Bb256) -> Bb256 {
+                Bb256([self.0[0] $op o.0[0], self.0[1] $op o.0[1], self.0[2] $op o.0[2], self.0[3] $op o.0[3]])
+            }
+        }
+        impl $atr for Bb256 {
+            #[inline(always)]
+            fn $af(&mut self, o: Bb256) {
+                *self = *self $op o;
+            }
+        }
+    };
+}
+bb256_op!(BitAnd, bitand, BitAndAssign, bitand_assign, &);
+bb256_op!(BitOr, bitor, BitOrAssign, bitor_assign, |);
+bb256_op!(BitXor, bitxor, BitXorAssign, bitxor_assign, ^);
+
+impl Not for Bb256 {
+    type Output = Bb256;
+    #[inline(always)]
+    fn not(self) -> Bb256 {
+        Bb256([!self.0[0], !self.0[1], !self.0[2], !self.0[3]])
+    }
+}
+
+impl Bitboard for Bb256 {
+    const CAPACITY: usize = 256;
+    const EMPTY: Self = Bb256([0; 4]);
+    #[inline(always)]
+    fn cell(cell: usize) -> Self {
+        let mut words = [0; 4];
+        words[cell >> 6] = 1 << (cell & 63);
+        Bb256(words)
+    }
+    #[inline(always)]
+    fn is_empty(self) -> bool {
+        (self.0[0] | self.0[1] | self.0[2] | self.0[3]) == 0
+    }
+    #[inline(always)]
+    fn count(self) -> u32 {
+        self.0.iter().map(|w| w.count_ones()).sum()
+    }
+    #[inline(always)]
+    fn lowest(self) -> usize {
+        for (i, w) in self.0.iter().enumerate() {
+            if *w != 0 {
+                return i * 64 + w.trailing_zeros() as usize;
+            }
+        }
+        unreachable!("lowest() of an empty bitboard")
+    }
+    #[inline(always)]
+    fn highest(self) -> usize {
+        for i in (0..4).rev() {
+            if self.0[i] != 0 {
+                return i * 64 + 63 - self.0[i].leading_zeros() as usize;
+            }
+        }
+        unreachable!("highest() of an empty bitboard")
+    }
+    #[inline(always)]
+    fn has(self, cell: usize) -> bool {
+        self.0[cell >> 6] >> (cell & 63) & 1 != 0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn round_trip<B: Bitboard>() {
+        let cells = [0, 1, 63, B::CAPACITY - 1, B::CAPACITY / 2];
+        let mut b = B::EMPTY;
+        for &c in &cells {
+            b |= B::cell(c);
+        }
+        let mut sorted: Vec<usize> = cells.to_vec();
+        sorted.sort();
+        sorted.dedup();
+        assert_eq!(b.cells().collect::<Vec<_>>(), sorted);
+        assert_eq!(b.count() as usize, sorted.len());
+        assert_eq!(b.lowest(), 0);
+        assert_eq!(b.highest(), B::CAPACITY - 1);
+        assert!(b.has(63) && !b.has(2));
+        assert!((b & !b).is_empty());
+    }
+
+    #[test]
+    fn every_size_iterates_and_counts() {
+        round_trip::<u64>();
+        round_trip::<u128>();
+        round_trip::<Bb256>();
+    }
+}

@@ -1,0 +1,239 @@
+//! FEN for any board size: ranks from the top, runs of empty cells as
+//! decimal numbers of any length (`9`, `10`, `16`), `*` for a cell without a
+//! tile, then side, castling, en passant, half-move clock and move number
+//! (the last two may be left out, as Stockfish allows).
+//!
+//! Parsing refuses anything it cannot make a valid position of and says
+//! what and where; it never builds a half-valid position.
+
+use crate::bitboard::Bitboard;
+use crate::piece::{Color, Piece};
+use crate::position::Position;
+use crate::tables::Rules;
+use crate::variant::{Role, Variant};
+use std::fmt;
+use std::sync::Arc;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FenError(pub String);
+
+impl fmt::Display for FenError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "invalid FEN: {}", self.0)
+    }
+}
+impl std::error::Error for FenError {}
+
+fn error<T>(msg: impl Into<String>) -> Result<T, FenError> {
+    Err(FenError(msg.into()))
+}
+
+/// The placement field, read against a variant's board and pieces.
+#[derive(Clone, Debug, Default)]
+pub struct Placement {
+    pub pieces: Vec<(usize, Piece)>,
+    pub rifts: Vec<usize>,
+}
+
+pub fn parse_placement(variant: &Variant, text: &str) -> Result<Placement, FenError> {
+    let g = variant.geometry;
+    let ranks: Vec<&str> = text.split('/').collect();
+    if ranks.len() != g.height() {
+        return error(format!("{} ranks, but the {} board has {}", ranks.len(), variant.name, g.height()));
+    }
+    let mut placement = Placement::default();
+    for (i, rank_text) in ranks.iter().enumerate() {
+        let rank = g.height() - 1 - i;
+        let mut file = 0usize;
+        let mut chars = rank_text.chars().peekable();
+        while let Some(c) = chars.next() {
+            if c.is_ascii_digit() {
+                let mut run = c.to_digit(10).expect("digit") as usize;
+                while let Some(d) = chars.peek().and_then(|d| d.to_digit(10)) {
+                    run = run * 10 + d as usize;
+                    chars.next();
+                }
+                if run == 0 {
+                    return error(format!("rank {}: an empty run of 0 cells", rank + 1));
+                }
+                file += run;
+            } else {
+                if file >= g.width() {
+                    return error(format!("rank {} is longer than {} cells", rank + 1, g.width()));
+                }
+                let cell = g.cell(file, rank);
+                if c == '*' {
+                    placement.rifts.push(cell);
+                } else {
+                    let Some(kind) = variant.piece_by_letter(c) else {
+                        return error(format!("'{c}' is not a piece of {}", variant.name));
+                    };
+                    let color = if c.is_ascii_uppercase() { Color::White } else { Color::Black };
+                    placement.pieces.push((cell, Piece::new(color, kind)));
+                }
+                file += 1;
+            }
+            if file > g.width() {
+                return error(format!("rank {} is longer than {} cells", rank + 1, g.width()));
+            }
+        }
+        if file < g.width() {
+            return error(format!("rank {} has {} cells, not {}", rank + 1, file, g.width()));
+        }
+    }
+    Ok(placement)
+}
+
+/// Builds a position from a FEN, checking that it is one a game can reach
+/// in the ways that matter to move generation.
+pub fn parse<B: Bitboard>(rules: &Arc<Rules<B>>, fen: &str) -> Result<Position<B>, FenError> {
+    let variant = &rules.variant;
+    let g = rules.geometry;
+    let fields: Vec<&str> = fen.split_whitespace().collect();
+    if fields.is_empty() {
+        return error("empty");
+    }
+    if fields.len() > 6 {
+        return error(format!("{} fields, at most 6 expected", fields.len()));
+    }
+    let placement = parse_placement(variant, fields[0])?;
+    let mut pos = Position::empty(rules.clone());
+    for &cell in &placement.rifts {
+        pos.set_rift(cell);
+    }
+    for &(cell, piece) in &placement.pieces {
+        pos.put(cell, piece);
+    }
+
+    let side = match fields.get(1).copied().unwrap_or("w") {
+        "w" => Color::White,
+        "b" => Color::Black,
+        other => return error(format!("side to move '{other}' is neither 'w' nor 'b'")),
+    };
+    pos.set_side(side);
+
+    if let Some(royal) = rules.royal {
+        for color in Color::ALL {
+            let n = pos.pieces_of(color, royal).count();
+            if n != 1 {
+                let name = if color == Color::White { "White" } else { "Black" };
+                return error(format!("{name} has {n} kings, not 1"));
+            }
+        }
+    }
+    for &(cell, piece) in &placement.pieces {
+        if rules.roles[piece.kind()] != Role::Pawn {
+            continue;
+        }
+        let rank = g.rank(cell);
+        let back = if piece.color() == Color::White { 0 } else { g.height() - 1 };
+        let promo = variant.promotion.ranks[piece.color() as usize] as usize;
+        if rank == back || (rank == promo && variant.promotion.mandatory) {
+            return error(format!("a pawn on {}, where no pawn can stand", g.name(cell)));
+        }
+    }
+
+    let mut rights = 0u8;
+    let castling = fields.get(2).copied().unwrap_or("-");
+    if castling != "-" {
+        for c in castling.chars() {
+            let Some(i) = rules.castling.iter().position(|k| k.fen_letter == c) else {
+                return error(format!("castling right '{c}' is not one of {}", variant.name));
+            };
+            let k = &rules.castling[i];
+            let king_ok = pos.piece_at(k.king_from).is_some_and(|p| p.color() == k.color && Some(p.kind()) == rules.royal);
+            let rook_ok = pos.piece_at(k.rook_from).is_some_and(|p| p.color() == k.color && rules.roles[p.kind()] == Role::Other);
+            if !king_ok || !rook_ok {
+                return error(format!("castling right '{c}' without king on {} and rook on {}", g.name(k.king_from), g.name(k.rook_from)));
+            }
+            rights |= 1 << i;
+        }
+    }
+    pos.set_castling(rights);
+
+    let ep = fields.get(3).copied().unwrap_or("-");
+    if ep != "-" {
+        let Some(target) = g.parse_cell(ep) else {
+            return error(format!("en passant cell '{ep}' is not a cell of this board"));
+        };
+        // The pawn that just double-stepped stands one cell beyond the
+        // target, seen from the side that moved it.
+        let forward: i8 = if side == Color::White { -1 } else { 1 };
+        let victim = g.offset(target, crate::geometry::Step::new(0, forward));
+        let victim_ok = victim.and_then(|v| pos.piece_at(v)).is_some_and(|p| p.color() != side && rules.roles[p.kind()] == Role::Pawn);
+        if pos.piece_at(target).is_some() || !victim_ok {
+            return error(format!("en passant cell {ep} has no pawn that just made a double step"));
+        }
+        pos.set_en_passant(target, victim.expect("checked"));
+    }
+
+    let number = |i: usize, name: &str, default: u32| -> Result<u32, FenError> {
+        match fields.get(i) {
+            None => Ok(default),
+            Some(t) => t.parse::<u32>().map_err(|_| FenError(format!("{name} '{t}' is not a number"))),
+        }
+    };
+    let quiet = number(4, "half-move clock", 0)?;
+    let fullmove = number(5, "move number", 1)?;
+    if quiet > u16::MAX as u32 / 2 {
+        return error(format!("half-move clock {quiet} is too large"));
+    }
+    pos.set_counters(quiet as u16, fullmove);
+
+    if let Some(k) = pos.king(!side) {
+        if pos.attacked(k, side) {
+            return error("the side not to move is in check");
+        }
+    }
+    Ok(pos)
+}
+
+impl<B: Bitboard> Position<B> {
+    pub fn fen(&self) -> String {
+        let rules = self.rules();
+        let g = rules.geometry;
+        let mut out = String::new();
+        for rank in (0..g.height()).rev() {
+            let mut run = 0;
+            for file in 0..g.width() {
+                let cell = g.cell(file, rank);
+                let text = if self.rifts().has(cell) {
+                    Some('*')
+                } else {
+                    self.piece_at(cell).map(|p| {
+                        let l = rules.variant.pieces[p.kind()].letter;
+                        if p.color() == Color::White { l } else { l.to_ascii_lowercase() }
+                    })
+                };
+                match text {
+                    None => run += 1,
+                    Some(c) => {
+                        if run > 0 {
+                            out += &run.to_string();
+                            run = 0;
+                        }
+                        out.push(c);
+                    }
+                }
+            }
+            if run > 0 {
+                out += &run.to_string();
+            }
+            if rank > 0 {
+                out.push('/');
+            }
+        }
+        out.push(' ');
+        out.push(if self.side_to_move() == Color::White { 'w' } else { 'b' });
+        out.push(' ');
+        let rights: String = rules.castling.iter().enumerate().filter(|(i, _)| self.castling_rights() >> i & 1 == 1).map(|(_, c)| c.fen_letter).collect();
+        out += if rights.is_empty() { "-" } else { &rights };
+        out.push(' ');
+        match self.en_passant() {
+            Some(c) => out += &g.name(c).to_string(),
+            None => out.push('-'),
+        }
+        out += &format!(" {} {}", self.quiet_plies(), self.fullmove());
+        out
+    }
+}

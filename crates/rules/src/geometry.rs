@@ -1,0 +1,173 @@
+//! Board geometry: size, cell indices and cell names.
+//!
+//! Cells are numbered `rank * width + file` from White's lower left. Names
+//! are a file letter and a rank number (`a1`, `i9`, `p1`, `a10`), so boards
+//! up to 26 files and any number of ranks have names that round-trip.
+
+use std::fmt;
+
+/// The largest board any variant may use: a 16x16 arena is 256 cells.
+pub const MAX_CELLS: usize = 256;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Geometry {
+    width: u8,
+    height: u8,
+}
+
+/// A direction or displacement in cells, White's point of view: `dy > 0`
+/// is forward for White.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Step {
+    pub dx: i8,
+    pub dy: i8,
+}
+
+impl Step {
+    pub const fn new(dx: i8, dy: i8) -> Step {
+        Step { dx, dy }
+    }
+    pub fn reversed(self) -> Step {
+        Step::new(-self.dx, -self.dy)
+    }
+    /// The same step as Black sees it (forward is down the board).
+    pub fn for_black(self) -> Step {
+        Step::new(self.dx, -self.dy)
+    }
+}
+
+impl Geometry {
+    /// A board of `width` x `height` cells, at most [`MAX_CELLS`] in all and
+    /// at most 26 files (one letter per file).
+    pub fn new(width: u8, height: u8) -> Option<Geometry> {
+        let ok = width >= 1 && height >= 1 && width <= 26 && (width as usize * height as usize) <= MAX_CELLS;
+        ok.then_some(Geometry { width, height })
+    }
+
+    #[inline(always)]
+    pub fn width(self) -> usize {
+        self.width as usize
+    }
+    #[inline(always)]
+    pub fn height(self) -> usize {
+        self.height as usize
+    }
+    #[inline(always)]
+    pub fn cells(self) -> usize {
+        self.width() * self.height()
+    }
+    #[inline(always)]
+    pub fn file(self, cell: usize) -> usize {
+        cell % self.width()
+    }
+    #[inline(always)]
+    pub fn rank(self, cell: usize) -> usize {
+        cell / self.width()
+    }
+    #[inline(always)]
+    pub fn cell(self, file: usize, rank: usize) -> usize {
+        rank * self.width() + file
+    }
+
+    /// The cell `step` away from `cell`, if it is on the board.
+    pub fn offset(self, cell: usize, step: Step) -> Option<usize> {
+        let f = self.file(cell) as i32 + step.dx as i32;
+        let r = self.rank(cell) as i32 + step.dy as i32;
+        let inside = (0..self.width() as i32).contains(&f) && (0..self.height() as i32).contains(&r);
+        inside.then(|| self.cell(f as usize, r as usize))
+    }
+
+    /// The same cell seen from the other side of the board (rank mirrored).
+    pub fn mirror_rank(self, cell: usize) -> usize {
+        self.cell(self.file(cell), self.height() - 1 - self.rank(cell))
+    }
+
+    /// Light and dark cells alternate with a1 dark; returns true for dark.
+    pub fn is_dark(self, cell: usize) -> bool {
+        (self.file(cell) + self.rank(cell)) % 2 == 0
+    }
+
+    pub fn name(self, cell: usize) -> CellName {
+        CellName { file: self.file(cell) as u8, rank: self.rank(cell) as u16 }
+    }
+
+    /// Parses a whole cell name such as `e4` or `a10`.
+    pub fn parse_cell(self, s: &str) -> Option<usize> {
+        match self.parse_cell_prefix(s) {
+            Some((cell, rest)) if rest.is_empty() => Some(cell),
+            _ => None,
+        }
+    }
+
+    /// Parses a cell name at the start of `s` and returns the rest. The rank
+    /// takes as many digits as make a rank of this board, so `a10` on a
+    /// 16-rank board is one cell and `a1a2` is two.
+    pub fn parse_cell_prefix(self, s: &str) -> Option<(usize, &str)> {
+        let bytes = s.as_bytes();
+        let file = (*bytes.first()?).checked_sub(b'a')? as usize;
+        if file >= self.width() {
+            return None;
+        }
+        let digits = bytes[1..].iter().take_while(|b| b.is_ascii_digit()).count();
+        // Longest run of digits that still names a rank of this board.
+        for len in (1..=digits.min(3)).rev() {
+            let text = &s[1..1 + len];
+            if text.starts_with('0') {
+                continue;
+            }
+            let rank: usize = text.parse().ok()?;
+            if (1..=self.height()).contains(&rank) {
+                return Some((self.cell(file, rank - 1), &s[1 + len..]));
+            }
+        }
+        None
+    }
+}
+
+/// The printable name of a cell.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CellName {
+    file: u8,
+    rank: u16,
+}
+
+impl fmt::Display for CellName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", (b'a' + self.file) as char, self.rank + 1)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip_on_every_size() {
+        for (w, h) in [(8, 8), (9, 9), (16, 1), (16, 16), (10, 12)] {
+            let g = Geometry::new(w, h).unwrap();
+            for c in 0..g.cells() {
+                let name = g.name(c).to_string();
+                assert_eq!(g.parse_cell(&name), Some(c), "{name} on {w}x{h}");
+            }
+        }
+    }
+
+    #[test]
+    fn multi_digit_ranks_split_where_they_must() {
+        let g = Geometry::new(16, 16).unwrap();
+        assert_eq!(g.parse_cell_prefix("a10b2"), Some((g.cell(0, 9), "b2")));
+        assert_eq!(g.parse_cell_prefix("a1a2"), Some((0, "a2")));
+        let small = Geometry::new(8, 8).unwrap();
+        assert_eq!(small.parse_cell("a9"), None);
+        assert_eq!(small.parse_cell("i1"), None);
+        assert_eq!(small.parse_cell("a0"), None);
+        assert_eq!(small.parse_cell(""), None);
+    }
+
+    #[test]
+    fn offsets_stay_on_the_board() {
+        let g = Geometry::new(8, 8).unwrap();
+        assert_eq!(g.offset(g.cell(7, 0), Step::new(1, 0)), None);
+        assert_eq!(g.offset(g.cell(0, 0), Step::new(1, 2)), Some(g.cell(1, 2)));
+    }
+}

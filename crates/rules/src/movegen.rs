@@ -1,0 +1,232 @@
+//! Move generation: pseudo-legal moves from the tables, then a legality
+//! filter.
+//!
+//! Legality follows Stockfish's `Position::legal` idea: a move that is not
+//! a king move, not en passant, not made in check and not made by a piece
+//! that may be pinned cannot expose the king, so only those few moves are
+//! played out and tested. Pins are found conservatively (any own piece
+//! that is the first blocker between the king and an enemy rider of that
+//! direction, whatever the rider's range), which stays correct for any
+//! Betza rider, not only rooks and bishops.
+
+use crate::bitboard::Bitboard;
+use crate::moves::{Move, MoveKind, NO_PROMOTION};
+use crate::piece::Color;
+use crate::position::Position;
+use crate::tables::Rules;
+use crate::variant::Role;
+
+/// What legality testing needs to know about the side to move, computed
+/// once per position.
+#[derive(Clone, Copy, Debug)]
+pub struct KingSafety<B> {
+    pub king: Option<usize>,
+    pub in_check: bool,
+    pub pinned: B,
+}
+
+impl<B: Bitboard> Position<B> {
+    /// Whether `cell` is attacked by pieces of `by`, with `blockers` as the
+    /// cells that stop riders.
+    #[inline]
+    pub fn attacked_with(&self, cell: usize, by: Color, blockers: B) -> bool {
+        let rules = self.rules();
+        let a = &rules.attacks[by as usize];
+        let theirs = self.pieces(by);
+        for (kind, table) in &a.leaps {
+            if (table[cell] & self.kind_bb(*kind) & theirs).any() {
+                return true;
+            }
+        }
+        for (kind, table) in &a.initial_leaps {
+            if (table[cell] & self.kind_bb(*kind) & theirs & rules.initial_region[by as usize][*kind]).any() {
+                return true;
+            }
+        }
+        for line in &a.lines {
+            if let Some(b) = Rules::<B>::first_blocker(line.rays[cell], line.positive, blockers) {
+                if let Some(p) = self.piece_at(b) {
+                    if p.color() == by
+                        && line.types >> p.kind() & 1 == 1
+                        && (!line.initial_only || rules.initial_region[by as usize][p.kind()].has(b))
+                    {
+                        return true;
+                    }
+                }
+            }
+        }
+        false
+    }
+
+    #[inline]
+    pub fn attacked(&self, cell: usize, by: Color) -> bool {
+        self.attacked_with(cell, by, self.blockers())
+    }
+
+    /// Whether the side to move is in check.
+    pub fn in_check(&self) -> bool {
+        let us = self.side_to_move();
+        self.king(us).is_some_and(|k| self.attacked(k, !us))
+    }
+
+    pub fn king_safety(&self) -> KingSafety<B> {
+        let us = self.side_to_move();
+        let Some(king) = self.king(us) else {
+            return KingSafety { king: None, in_check: false, pinned: B::EMPTY };
+        };
+        let rules = self.rules();
+        let blockers = self.blockers();
+        let mut pinned = B::EMPTY;
+        for &(dir, positive, types) in &rules.attacks[!us as usize].pin_lines {
+            let ray = rules.full_rays[dir][king];
+            let Some(first) = Rules::<B>::first_blocker(ray, positive, blockers) else { continue };
+            if !self.pieces(us).has(first) {
+                continue;
+            }
+            let Some(second) = Rules::<B>::first_blocker(ray, positive, blockers ^ B::cell(first)) else { continue };
+            if self.piece_at(second).is_some_and(|p| p.color() != us && types >> p.kind() & 1 == 1) {
+                pinned |= B::cell(first);
+            }
+        }
+        KingSafety { king: Some(king), in_check: self.attacked_with(king, !us, blockers), pinned }
+    }
+
+    /// Appends every pseudo-legal move of the side to move.
+    pub fn generate(&self, out: &mut Vec<Move>) {
+        let rules = self.rules();
+        let us = self.side_to_move();
+        let them = self.pieces(!us);
+        let blockers = self.blockers();
+        let empty = self.tiles() & !self.occupied();
+        let ep = self.en_passant();
+        for kind in 0..rules.piece_types {
+            let mine = self.pieces_of(us, kind);
+            if mine.is_empty() {
+                continue;
+            }
+            let pm = &rules.moves[us as usize][kind];
+            let is_pawn = rules.roles[kind] == Role::Pawn;
+            let region = rules.initial_region[us as usize][kind];
+            for from in mine.cells() {
+                let mut quiet = pm.quiet_leaps[from];
+                let mut captures = pm.capture_leaps[from];
+                let at_start = region.has(from);
+                if pm.has_initial_leaps && at_start {
+                    quiet |= pm.initial_quiet_leaps[from];
+                    captures |= pm.initial_capture_leaps[from];
+                }
+                let ep_captures = match ep {
+                    Some(t) if is_pawn && captures.has(t) => B::cell(t),
+                    _ => B::EMPTY,
+                };
+                quiet &= empty;
+                captures &= them;
+                for ride in &pm.rides {
+                    if ride.initial_only && !at_start {
+                        continue;
+                    }
+                    let reach = rules.slide(ride.rays[from], ride.dir, ride.positive, blockers);
+                    if ride.moves {
+                        quiet |= reach & empty;
+                    }
+                    if ride.captures {
+                        captures |= reach & them;
+                    }
+                }
+                if is_pawn {
+                    let zone = rules.promotion_zone[us as usize];
+                    self.push_pawn_moves(out, from, quiet & !zone, captures & !zone, quiet & zone, captures & zone);
+                } else {
+                    out.extend(quiet.cells().map(|to| Move::new(from, to, MoveKind::Quiet)));
+                    out.extend(captures.cells().map(|to| Move::new(from, to, MoveKind::Capture)));
+                }
+                if ep_captures.any() {
+                    let mut m = Move::new(from, ep.expect("checked"), MoveKind::EnPassant);
+                    m.aux = self.ep_victim() as u8;
+                    out.push(m);
+                }
+            }
+        }
+        self.generate_castling(out);
+    }
+
+    fn push_pawn_moves(&self, out: &mut Vec<Move>, from: usize, quiet: B, captures: B, quiet_promo: B, capture_promo: B) {
+        let promotion = &self.rules().variant.promotion;
+        out.extend(quiet.cells().map(|to| Move::new(from, to, MoveKind::Quiet)));
+        out.extend(captures.cells().map(|to| Move::new(from, to, MoveKind::Capture)));
+        for (targets, kind) in [(quiet_promo, MoveKind::Quiet), (capture_promo, MoveKind::Capture)] {
+            for to in targets.cells() {
+                for &choice in &promotion.choices {
+                    let mut m = Move::new(from, to, kind);
+                    m.promotion = choice as u8;
+                    out.push(m);
+                }
+                if !promotion.mandatory {
+                    out.push(Move { promotion: NO_PROMOTION, ..Move::new(from, to, kind) });
+                }
+            }
+        }
+    }
+
+    fn generate_castling(&self, out: &mut Vec<Move>) {
+        let rights = self.castling_rights();
+        if rights == 0 {
+            return;
+        }
+        let us = self.side_to_move();
+        let blockers = self.blockers();
+        for (i, c) in self.rules().castling.iter().enumerate() {
+            if c.color != us || rights >> i & 1 == 0 || (blockers & c.must_be_empty).any() {
+                continue;
+            }
+            if c.must_be_safe.cells().any(|cell| self.attacked_with(cell, !us, blockers)) {
+                continue;
+            }
+            let mut m = Move::new(c.king_from, c.king_to, MoveKind::Castle);
+            m.aux = i as u8;
+            out.push(m);
+        }
+    }
+
+    /// Whether a pseudo-legal move leaves the mover's king safe.
+    #[inline]
+    pub fn is_legal(&mut self, m: Move, safety: &KingSafety<B>) -> bool {
+        let Some(king) = safety.king else { return true };
+        let us = self.side_to_move();
+        if m.kind == MoveKind::Castle {
+            return true; // generate_castling tested every cell
+        }
+        if m.from() == king {
+            return !self.attacked_with(m.to(), !us, self.blockers() ^ B::cell(king));
+        }
+        if !safety.in_check && m.kind != MoveKind::EnPassant && !safety.pinned.has(m.from()) {
+            return true;
+        }
+        self.make(m);
+        let safe = !self.attacked(king, !us);
+        self.unmake();
+        safe
+    }
+
+    /// Every legal move, appended to `out` (which is cleared first).
+    pub fn legal_moves(&mut self, out: &mut Vec<Move>) {
+        out.clear();
+        self.generate(out);
+        let safety = self.king_safety();
+        let mut i = 0;
+        while i < out.len() {
+            if self.is_legal(out[i], &safety) {
+                i += 1;
+            } else {
+                out.swap_remove(i);
+            }
+        }
+    }
+
+    /// Every legal move, in a new vector.
+    pub fn legal_move_list(&mut self) -> Vec<Move> {
+        let mut v = Vec::with_capacity(64);
+        self.legal_moves(&mut v);
+        v
+    }
+}

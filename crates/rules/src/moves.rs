@@ -1,0 +1,68 @@
+//! Moves.
+//!
+//! A move names its cells explicitly, including the cell of the captured
+//! piece where that is not the destination (en passant today; the
+//! One-dimensional knight's middle-cell capture later), so make/unmake has
+//! one capture path for all of them.
+
+use crate::geometry::Geometry;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(u8)]
+pub enum MoveKind {
+    Quiet,
+    Capture,
+    /// Captures the piece on `aux`, not on `to`.
+    EnPassant,
+    /// King from-to; `aux` indexes the variant's castling table.
+    Castle,
+}
+
+pub const NO_PROMOTION: u8 = u8::MAX;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Move {
+    pub from: u8,
+    pub to: u8,
+    pub kind: MoveKind,
+    /// Piece kind the pawn becomes, or [`NO_PROMOTION`].
+    pub promotion: u8,
+    pub aux: u8,
+}
+
+impl Move {
+    #[inline(always)]
+    pub fn new(from: usize, to: usize, kind: MoveKind) -> Move {
+        Move { from: from as u8, to: to as u8, kind, promotion: NO_PROMOTION, aux: 0 }
+    }
+    #[inline(always)]
+    pub fn from(self) -> usize {
+        self.from as usize
+    }
+    #[inline(always)]
+    pub fn to(self) -> usize {
+        self.to as usize
+    }
+    #[inline(always)]
+    pub fn promotion(self) -> Option<usize> {
+        (self.promotion != NO_PROMOTION).then_some(self.promotion as usize)
+    }
+    #[inline(always)]
+    pub fn is_capture(self) -> bool {
+        matches!(self.kind, MoveKind::Capture | MoveKind::EnPassant)
+    }
+    /// The cell whose piece this move captures, if any.
+    #[inline(always)]
+    pub fn capture_cell(self) -> Option<usize> {
+        match self.kind {
+            MoveKind::Capture => Some(self.to()),
+            MoveKind::EnPassant => Some(self.aux as usize),
+            _ => None,
+        }
+    }
+
+    /// Coordinate notation without the promotion suffix (`e2e4`, `a9a10`).
+    pub fn cells_text(self, g: Geometry) -> String {
+        format!("{}{}", g.name(self.from()), g.name(self.to()))
+    }
+}

@@ -1,0 +1,114 @@
+//! Move notation: coordinate notation for protocols (`e2e4`, `e8e9q`,
+//! `a9a10`; castling as the king's from-to, `e1g1`, `e1b1`) and SAN for PGN.
+
+use crate::bitboard::Bitboard;
+use crate::moves::{Move, MoveKind};
+use crate::piece::Color;
+use crate::position::Position;
+use crate::variant::Role;
+use std::fmt;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MoveError {
+    /// Not coordinate notation on this board.
+    Malformed(String),
+    /// Well formed, but not a legal move here.
+    Illegal(String),
+}
+
+impl fmt::Display for MoveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MoveError::Malformed(m) => write!(f, "malformed move '{m}'"),
+            MoveError::Illegal(m) => write!(f, "illegal move '{m}'"),
+        }
+    }
+}
+impl std::error::Error for MoveError {}
+
+impl<B: Bitboard> Position<B> {
+    /// Coordinate notation of a move in this position.
+    pub fn move_text(&self, m: Move) -> String {
+        let rules = self.rules();
+        let mut s = m.cells_text(rules.geometry);
+        if let Some(kind) = m.promotion() {
+            s.push(rules.variant.pieces[kind].letter.to_ascii_lowercase());
+        }
+        s
+    }
+
+    /// Reads a move in coordinate notation and returns it if it is legal.
+    pub fn parse_move(&mut self, text: &str) -> Result<Move, MoveError> {
+        let g = self.rules().geometry;
+        let well_formed = g
+            .parse_cell_prefix(text)
+            .and_then(|(_, rest)| g.parse_cell_prefix(rest))
+            .is_some_and(|(_, rest)| rest.is_empty() || (rest.len() == 1 && self.rules().variant.piece_by_letter(rest.chars().next().expect("one")).is_some()));
+        if !well_formed {
+            return Err(MoveError::Malformed(text.to_string()));
+        }
+        self.legal_move_list()
+            .into_iter()
+            .find(|&m| self.move_text(m) == text)
+            .ok_or_else(|| MoveError::Illegal(text.to_string()))
+    }
+
+    /// Standard algebraic notation of a legal move, with `+` or `#`.
+    pub fn san(&mut self, m: Move) -> String {
+        let rules = self.rules().clone();
+        let g = rules.geometry;
+        let mut s = String::new();
+        if m.kind == MoveKind::Castle {
+            let c = &rules.castling[m.aux as usize];
+            s += if g.file(c.rook_from) > g.file(c.king_from) { "O-O" } else { "O-O-O" };
+        } else {
+            let piece = self.piece_at(m.from()).expect("a move starts on a piece");
+            let is_pawn = rules.roles[piece.kind()] == Role::Pawn;
+            if is_pawn {
+                if m.is_capture() {
+                    s.push((b'a' + g.file(m.from()) as u8) as char);
+                }
+            } else {
+                s.push(rules.variant.pieces[piece.kind()].letter);
+                let rivals: Vec<Move> = self
+                    .legal_move_list()
+                    .into_iter()
+                    .filter(|o| o.to == m.to && o.from != m.from && o.kind != MoveKind::Castle && self.piece_at(o.from()) == Some(piece))
+                    .collect();
+                if !rivals.is_empty() {
+                    let from = g.name(m.from()).to_string();
+                    let (file, rank) = from.split_at(1);
+                    if rivals.iter().all(|o| g.file(o.from()) != g.file(m.from())) {
+                        s += file;
+                    } else if rivals.iter().all(|o| g.rank(o.from()) != g.rank(m.from())) {
+                        s += rank;
+                    } else {
+                        s += &from;
+                    }
+                }
+            }
+            if m.is_capture() {
+                s.push('x');
+            }
+            s += &g.name(m.to()).to_string();
+            if let Some(kind) = m.promotion() {
+                s.push('=');
+                s.push(rules.variant.pieces[kind].letter);
+            }
+        }
+        self.make(m);
+        if self.in_check() {
+            s.push(if self.legal_move_list().is_empty() { '#' } else { '+' });
+        }
+        self.unmake();
+        s
+    }
+}
+
+/// The name of a side as PGN and protocols write it.
+pub fn color_name(c: Color) -> &'static str {
+    match c {
+        Color::White => "White",
+        Color::Black => "Black",
+    }
+}

@@ -1,0 +1,332 @@
+//! A position: placement, side to move, rights, counters and the history
+//! that repetition needs. Changed only by `make`/`unmake` (and built only
+//! by `fen`), which keep the bitboards, the mailbox and the Zobrist keys in
+//! step, so a `Position` is always one that the FEN parser accepted or that
+//! legal moves reached.
+
+use crate::bitboard::Bitboard;
+use crate::moves::{Move, MoveKind};
+use crate::piece::{Color, Piece};
+use crate::tables::Rules;
+use crate::variant::{Repetition, Role, MAX_PIECE_TYPES};
+use crate::zobrist;
+use crate::geometry::MAX_CELLS;
+use std::sync::Arc;
+
+const EMPTY: u8 = u8::MAX;
+pub(crate) const NO_CELL: u8 = u8::MAX;
+
+/// What `unmake` needs to restore, and what repetition compares.
+#[derive(Clone, Copy, Debug)]
+struct Undo {
+    mv: Move,
+    moved: u8,
+    captured: u8,
+    castling: u8,
+    ep: u8,
+    ep_victim: u8,
+    quiet_plies: u16,
+    /// Repetition key of the position before the move.
+    key: u64,
+}
+
+#[derive(Clone)]
+pub struct Position<B: Bitboard> {
+    rules: Arc<Rules<B>>,
+    mailbox: [u8; MAX_CELLS],
+    by_color: [B; 2],
+    by_kind: [B; MAX_PIECE_TYPES],
+    /// Cells without a tile (Beyond Chess); they block riders.
+    rifts: B,
+    side: Color,
+    castling: u8,
+    ep: u8,
+    ep_victim: u8,
+    quiet_plies: u16,
+    fullmove: u32,
+    placement_key: u64,
+    kings: [u8; 2],
+    history: Vec<Undo>,
+}
+
+impl<B: Bitboard> std::fmt::Debug for Position<B> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Position({})", self.fen())
+    }
+}
+
+impl<B: Bitboard> Position<B> {
+    /// An empty board with White to move; `fen` fills it in.
+    pub(crate) fn empty(rules: Arc<Rules<B>>) -> Position<B> {
+        Position {
+            rules,
+            mailbox: [EMPTY; MAX_CELLS],
+            by_color: [B::EMPTY; 2],
+            by_kind: [B::EMPTY; MAX_PIECE_TYPES],
+            rifts: B::EMPTY,
+            side: Color::White,
+            castling: 0,
+            ep: NO_CELL,
+            ep_victim: NO_CELL,
+            quiet_plies: 0,
+            fullmove: 1,
+            placement_key: 0,
+            kings: [NO_CELL; 2],
+            history: Vec::new(),
+        }
+    }
+
+    #[inline(always)]
+    pub fn rules(&self) -> &Arc<Rules<B>> {
+        &self.rules
+    }
+    #[inline(always)]
+    pub fn side_to_move(&self) -> Color {
+        self.side
+    }
+    #[inline(always)]
+    pub fn piece_at(&self, cell: usize) -> Option<Piece> {
+        let p = self.mailbox[cell];
+        (p != EMPTY).then(|| Piece::from_index(p))
+    }
+    #[inline(always)]
+    pub fn pieces(&self, color: Color) -> B {
+        self.by_color[color as usize]
+    }
+    #[inline(always)]
+    pub fn pieces_of(&self, color: Color, kind: usize) -> B {
+        self.by_color[color as usize] & self.by_kind[kind]
+    }
+    #[inline(always)]
+    pub fn kind_bb(&self, kind: usize) -> B {
+        self.by_kind[kind]
+    }
+    #[inline(always)]
+    pub fn occupied(&self) -> B {
+        self.by_color[0] | self.by_color[1]
+    }
+    /// Everything a rider cannot pass: pieces and rifts.
+    #[inline(always)]
+    pub fn blockers(&self) -> B {
+        self.occupied() | self.rifts
+    }
+    #[inline(always)]
+    pub fn rifts(&self) -> B {
+        self.rifts
+    }
+    /// Cells a piece may land on (tiles).
+    #[inline(always)]
+    pub fn tiles(&self) -> B {
+        self.rules.all_cells & !self.rifts
+    }
+    #[inline(always)]
+    pub fn king(&self, color: Color) -> Option<usize> {
+        let k = self.kings[color as usize];
+        (k != NO_CELL).then_some(k as usize)
+    }
+    #[inline(always)]
+    pub fn castling_rights(&self) -> u8 {
+        self.castling
+    }
+    #[inline(always)]
+    pub fn en_passant(&self) -> Option<usize> {
+        (self.ep != NO_CELL).then_some(self.ep as usize)
+    }
+    #[inline(always)]
+    pub fn quiet_plies(&self) -> u16 {
+        self.quiet_plies
+    }
+    #[inline(always)]
+    pub fn fullmove(&self) -> u32 {
+        self.fullmove
+    }
+    /// Plies played since the position was set up.
+    pub fn plies_played(&self) -> usize {
+        self.history.len()
+    }
+    #[inline(always)]
+    pub fn role(&self, kind: usize) -> Role {
+        self.rules.roles[kind]
+    }
+
+    /// The Zobrist key of the whole position (placement, side, castling,
+    /// en passant).
+    #[inline(always)]
+    pub fn key(&self) -> u64 {
+        let z = zobrist::keys();
+        let mut k = self.placement_key ^ z.castling[self.castling as usize];
+        if self.side == Color::Black {
+            k ^= z.black_to_move;
+        }
+        if self.ep != NO_CELL {
+            k ^= z.en_passant[self.ep as usize];
+        }
+        k
+    }
+
+    /// The key the variant's repetition rule compares.
+    #[inline(always)]
+    pub fn repetition_key(&self) -> u64 {
+        match self.rules.variant.draws.repetition {
+            Repetition::FullPosition => self.key(),
+            Repetition::Placement => self.placement_key,
+        }
+    }
+
+    /// How many earlier positions in the game had this repetition key;
+    /// only positions since the last irreversible move can.
+    pub fn repetitions(&self) -> usize {
+        let key = self.repetition_key();
+        self.history.iter().rev().take(self.quiet_plies as usize).filter(|u| u.key == key).count()
+    }
+
+    pub(crate) fn put(&mut self, cell: usize, piece: Piece) {
+        debug_assert_eq!(self.mailbox[cell], EMPTY);
+        let b = B::cell(cell);
+        self.mailbox[cell] = piece.index() as u8;
+        self.by_color[piece.color() as usize] |= b;
+        self.by_kind[piece.kind()] |= b;
+        self.placement_key ^= zobrist::keys().pieces[piece.index()][cell];
+        if Some(piece.kind()) == self.rules.royal {
+            self.kings[piece.color() as usize] = cell as u8;
+        }
+    }
+
+    pub(crate) fn remove(&mut self, cell: usize) -> Piece {
+        let piece = self.piece_at(cell).expect("remove() from an empty cell");
+        let b = B::cell(cell);
+        self.mailbox[cell] = EMPTY;
+        self.by_color[piece.color() as usize] ^= b;
+        self.by_kind[piece.kind()] ^= b;
+        self.placement_key ^= zobrist::keys().pieces[piece.index()][cell];
+        if Some(piece.kind()) == self.rules.royal && self.kings[piece.color() as usize] == cell as u8 {
+            self.kings[piece.color() as usize] = NO_CELL;
+        }
+        piece
+    }
+
+    pub(crate) fn set_rift(&mut self, cell: usize) {
+        self.rifts |= B::cell(cell);
+    }
+    pub(crate) fn set_side(&mut self, side: Color) {
+        self.side = side;
+    }
+    pub(crate) fn set_castling(&mut self, rights: u8) {
+        self.castling = rights;
+    }
+    pub(crate) fn set_counters(&mut self, quiet_plies: u16, fullmove: u32) {
+        self.quiet_plies = quiet_plies;
+        self.fullmove = fullmove.max(1);
+    }
+
+    /// Sets the en passant target if a pawn of the side to move could take
+    /// there, so that equal positions hash equally whatever their history.
+    pub(crate) fn set_en_passant(&mut self, target: usize, victim: usize) {
+        if self.pawn_could_take_on(target, self.side) {
+            self.ep = target as u8;
+            self.ep_victim = victim as u8;
+        } else {
+            self.ep = NO_CELL;
+            self.ep_victim = NO_CELL;
+        }
+    }
+
+    fn pawn_could_take_on(&self, cell: usize, by: Color) -> bool {
+        self.rules.attacks[by as usize]
+            .leaps
+            .iter()
+            .any(|(kind, table)| self.rules.roles[*kind] == Role::Pawn && (table[cell] & self.pieces_of(by, *kind)).any())
+    }
+
+    /// Plays a move that `generate` produced (legal or not; `unmake`
+    /// restores the position either way).
+    pub fn make(&mut self, m: Move) {
+        let undo = Undo {
+            mv: m,
+            moved: self.mailbox[m.from()],
+            captured: EMPTY,
+            castling: self.castling,
+            ep: self.ep,
+            ep_victim: self.ep_victim,
+            quiet_plies: self.quiet_plies,
+            key: self.repetition_key(),
+        };
+        self.history.push(undo);
+        let us = self.side;
+        self.ep = NO_CELL;
+        self.ep_victim = NO_CELL;
+        self.quiet_plies += 1;
+
+        if m.kind == MoveKind::Castle {
+            let c = &self.rules.castling[m.aux as usize];
+            let (kf, kt, rf, rt) = (c.king_from, c.king_to, c.rook_from, c.rook_to);
+            let king = self.remove(kf);
+            let rook = self.remove(rf);
+            self.put(kt, king);
+            self.put(rt, rook);
+            self.castling &= self.rules.castling_keep[kf] & self.rules.castling_keep[rf];
+        } else {
+            if let Some(cell) = m.capture_cell() {
+                let captured = self.remove(cell);
+                self.history.last_mut().expect("pushed above").captured = captured.index() as u8;
+                self.quiet_plies = 0;
+            }
+            let piece = self.remove(m.from());
+            let is_pawn = self.rules.roles[piece.kind()] == Role::Pawn;
+            let placed = m.promotion().map_or(piece, |kind| Piece::new(us, kind));
+            self.put(m.to(), placed);
+            self.castling &= self.rules.castling_keep[m.from()] & self.rules.castling_keep[m.to()];
+            if is_pawn {
+                self.quiet_plies = 0;
+                let g = self.rules.geometry;
+                let (df, dr) = (g.file(m.to()) as i32 - g.file(m.from()) as i32, g.rank(m.to()) as i32 - g.rank(m.from()) as i32);
+                // A two-cell step along a line leaves the passed cell open
+                // to en passant.
+                if m.kind == MoveKind::Quiet && df.abs().max(dr.abs()) == 2 && df % 2 == 0 && dr % 2 == 0 {
+                    let mid = g.cell((g.file(m.from()) as i32 + df / 2) as usize, (g.rank(m.from()) as i32 + dr / 2) as usize);
+                    self.side = !us;
+                    self.set_en_passant(mid, m.to());
+                    self.side = us;
+                }
+            }
+        }
+        if us == Color::Black {
+            self.fullmove += 1;
+        }
+        self.side = !us;
+    }
+
+    /// Takes back the last move made.
+    pub fn unmake(&mut self) {
+        let undo = self.history.pop().expect("unmake() without a move");
+        let m = undo.mv;
+        let us = !self.side;
+        self.side = us;
+        if us == Color::Black {
+            self.fullmove -= 1;
+        }
+        if m.kind == MoveKind::Castle {
+            let c = &self.rules.castling[m.aux as usize];
+            let (kf, kt, rf, rt) = (c.king_from, c.king_to, c.rook_from, c.rook_to);
+            let king = self.remove(kt);
+            let rook = self.remove(rt);
+            self.put(kf, king);
+            self.put(rf, rook);
+        } else {
+            self.remove(m.to());
+            self.put(m.from(), Piece::from_index(undo.moved));
+            if undo.captured != EMPTY {
+                self.put(m.capture_cell().expect("a capture"), Piece::from_index(undo.captured));
+            }
+        }
+        self.castling = undo.castling;
+        self.ep = undo.ep;
+        self.ep_victim = undo.ep_victim;
+        self.quiet_plies = undo.quiet_plies;
+    }
+
+    #[inline(always)]
+    pub(crate) fn ep_victim(&self) -> usize {
+        self.ep_victim as usize
+    }
+}

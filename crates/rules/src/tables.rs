@@ -1,0 +1,327 @@
+//! Per-variant precomputed move tables: everything move generation needs
+//! from a [`Variant`], turned into per-cell bitboards once.
+//!
+//! Riders use ray tables: the cells a rider reaches from a cell are its
+//! (range-limited) ray up to and including the nearest blocker, found as the
+//! lowest or highest set bit of `ray & blockers` depending on whether the
+//! direction increases the cell index. That works for any step (rook,
+//! bishop, nightrider) on any board size without wrap-around, because rays
+//! are built cell by cell with bounds checks.
+
+use crate::betza::UNLIMITED;
+use crate::bitboard::Bitboard;
+use crate::fen;
+use crate::geometry::{Geometry, Step};
+use crate::piece::Color;
+use crate::variant::{Role, Variant, MAX_PIECE_TYPES};
+
+/// A rider leg of one piece, for one colour.
+#[derive(Clone, Debug)]
+pub struct Ride<B> {
+    pub dir: usize,
+    pub positive: bool,
+    pub moves: bool,
+    pub captures: bool,
+    pub initial_only: bool,
+    /// The ray from each cell, cut to the leg's range.
+    pub rays: Vec<B>,
+}
+
+/// How one kind of piece of one colour moves, per cell.
+#[derive(Clone, Debug, Default)]
+pub struct PieceMoves<B> {
+    pub quiet_leaps: Vec<B>,
+    pub capture_leaps: Vec<B>,
+    pub initial_quiet_leaps: Vec<B>,
+    pub initial_capture_leaps: Vec<B>,
+    pub has_initial_leaps: bool,
+    pub rides: Vec<Ride<B>>,
+}
+
+/// Rider lines along which pieces of a colour capture, grouped so that a
+/// test for attack looks along each line once for all pieces using it.
+#[derive(Clone, Debug)]
+pub struct AttackLine<B> {
+    /// Direction from the attacked cell towards the attacker.
+    pub dir: usize,
+    pub positive: bool,
+    pub range: u8,
+    pub rays: Vec<B>,
+    /// Bit set of piece types that capture along this line at this range.
+    pub types: u32,
+    pub initial_only: bool,
+}
+
+/// Reverse tables: from which cells pieces of one colour attack a cell.
+#[derive(Clone, Debug, Default)]
+pub struct Attacks<B> {
+    /// Per piece type with capturing leaps: cells a leap would capture from.
+    pub leaps: Vec<(usize, Vec<B>)>,
+    pub initial_leaps: Vec<(usize, Vec<B>)>,
+    pub lines: Vec<AttackLine<B>>,
+    /// Distinct rider directions (towards the attacker) and the piece types
+    /// capturing along each, whatever their range: for finding pins.
+    pub pin_lines: Vec<(usize, bool, u32)>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Castling<B> {
+    pub color: Color,
+    pub king_from: usize,
+    pub king_to: usize,
+    pub rook_from: usize,
+    pub rook_to: usize,
+    pub must_be_empty: B,
+    pub must_be_safe: B,
+    pub fen_letter: char,
+}
+
+/// A variant compiled for one bitboard size.
+#[derive(Debug)]
+pub struct Rules<B> {
+    pub variant: Variant,
+    pub geometry: Geometry,
+    pub all_cells: B,
+    pub piece_types: usize,
+    pub royal: Option<usize>,
+    pub roles: Vec<Role>,
+    pub moves: [Vec<PieceMoves<B>>; 2],
+    pub attacks: [Attacks<B>; 2],
+    /// Full rays per direction id, for cutting a ray behind its blocker.
+    pub full_rays: Vec<Vec<B>>,
+    /// Cells where a piece type may use its initial-only moves.
+    pub initial_region: [Vec<B>; 2],
+    pub promotion_zone: [B; 2],
+    pub castling: Vec<Castling<B>>,
+    /// Castling rights kept when a piece leaves or enters each cell.
+    pub castling_keep: Vec<u8>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RulesError(pub String);
+
+impl std::fmt::Display for RulesError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
+impl std::error::Error for RulesError {}
+
+fn positive(g: Geometry, s: Step) -> bool {
+    (s.dy as i32) * g.width() as i32 + s.dx as i32 > 0
+}
+
+fn ray<B: Bitboard>(g: Geometry, from: usize, step: Step, range: u8) -> B {
+    let mut b = B::EMPTY;
+    let mut cell = from;
+    let mut n = 0;
+    while n < range {
+        match g.offset(cell, step) {
+            Some(c) => {
+                b |= B::cell(c);
+                cell = c;
+            }
+            None => break,
+        }
+        n = n.saturating_add(1);
+        if range == UNLIMITED && n as usize > g.cells() {
+            break;
+        }
+    }
+    b
+}
+
+impl<B: Bitboard> Rules<B> {
+    pub fn new(variant: Variant) -> Result<Rules<B>, RulesError> {
+        let g = variant.geometry;
+        if g.cells() > B::CAPACITY {
+            return Err(RulesError(format!("{} cells do not fit this bitboard", g.cells())));
+        }
+        let n = variant.pieces.len();
+        if n == 0 || n > MAX_PIECE_TYPES {
+            return Err(RulesError(format!("a variant has 1 to {MAX_PIECE_TYPES} kinds of piece, not {n}")));
+        }
+        let all_cells = (0..g.cells()).fold(B::EMPTY, |b, c| b | B::cell(c));
+
+        // Every distinct step gets a direction id and full rays.
+        let mut dirs: Vec<Step> = Vec::new();
+        fn dir_id(s: Step, dirs: &mut Vec<Step>) -> usize {
+            dirs.iter().position(|&d| d == s).unwrap_or_else(|| {
+                dirs.push(s);
+                dirs.len() - 1
+            })
+        }
+
+        let mut moves: [Vec<PieceMoves<B>>; 2] = [Vec::new(), Vec::new()];
+        let mut attacks: [Attacks<B>; 2] = [Attacks::default(), Attacks::default()];
+        for color in Color::ALL {
+            for (t, def) in variant.pieces.iter().enumerate() {
+                let mut pm = PieceMoves {
+                    quiet_leaps: vec![B::EMPTY; g.cells()],
+                    capture_leaps: vec![B::EMPTY; g.cells()],
+                    initial_quiet_leaps: vec![B::EMPTY; g.cells()],
+                    initial_capture_leaps: vec![B::EMPTY; g.cells()],
+                    has_initial_leaps: false,
+                    rides: Vec::new(),
+                };
+                let mut rev_leaps = vec![B::EMPTY; g.cells()];
+                let mut rev_initial_leaps = vec![B::EMPTY; g.cells()];
+                for leg in &def.movement.legs {
+                    let step = if color == Color::White { leg.step } else { leg.step.for_black() };
+                    if leg.range == 1 {
+                        for from in 0..g.cells() {
+                            let Some(to) = g.offset(from, step) else { continue };
+                            let (quiet, capture, rev) = if leg.initial_only {
+                                pm.has_initial_leaps = true;
+                                (&mut pm.initial_quiet_leaps, &mut pm.initial_capture_leaps, &mut rev_initial_leaps)
+                            } else {
+                                (&mut pm.quiet_leaps, &mut pm.capture_leaps, &mut rev_leaps)
+                            };
+                            if leg.mode.moves {
+                                quiet[from] |= B::cell(to);
+                            }
+                            if leg.mode.captures {
+                                capture[from] |= B::cell(to);
+                                rev[to] |= B::cell(from);
+                            }
+                        }
+                    } else {
+                        let dir = dir_id(step, &mut dirs);
+                        let rays = (0..g.cells()).map(|c| ray(g, c, step, leg.range)).collect();
+                        pm.rides.push(Ride {
+                            dir,
+                            positive: positive(g, step),
+                            moves: leg.mode.moves,
+                            captures: leg.mode.captures,
+                            initial_only: leg.initial_only,
+                            rays,
+                        });
+                        if leg.mode.captures {
+                            let back = step.reversed();
+                            let back_dir = dir_id(back, &mut dirs);
+                            let a = &mut attacks[color as usize];
+                            let same = |l: &&mut AttackLine<B>| l.dir == back_dir && l.range == leg.range && l.initial_only == leg.initial_only;
+                            match a.lines.iter_mut().find(same) {
+                                Some(line) => line.types |= 1 << t,
+                                None => a.lines.push(AttackLine {
+                                    dir: back_dir,
+                                    positive: positive(g, back),
+                                    range: leg.range,
+                                    rays: (0..g.cells()).map(|c| ray(g, c, back, leg.range)).collect(),
+                                    types: 1 << t,
+                                    initial_only: leg.initial_only,
+                                }),
+                            }
+                            match a.pin_lines.iter_mut().find(|p| p.0 == back_dir) {
+                                Some(p) => p.2 |= 1 << t,
+                                None => a.pin_lines.push((back_dir, positive(g, back), 1 << t)),
+                            }
+                        }
+                    }
+                }
+                let a = &mut attacks[color as usize];
+                if rev_leaps.iter().any(|b| b.any()) {
+                    a.leaps.push((t, rev_leaps));
+                }
+                if rev_initial_leaps.iter().any(|b| b.any()) {
+                    a.initial_leaps.push((t, rev_initial_leaps));
+                }
+                moves[color as usize].push(pm);
+            }
+        }
+        let full_rays = dirs.iter().map(|&s| (0..g.cells()).map(|c| ray(g, c, s, UNLIMITED)).collect()).collect();
+
+        // Initial-only moves apply on the ranks where that kind of piece
+        // stands in the start position (a pawn's double step from rank 2).
+        let start = fen::parse_placement(&variant, variant.start_fen.split(' ').next().unwrap_or(""))
+            .map_err(|e| RulesError(format!("start position: {e}")))?;
+        let mut initial_region = [vec![B::EMPTY; n], vec![B::EMPTY; n]];
+        for (cell, piece) in start.pieces {
+            let rank = g.rank(cell);
+            for f in 0..g.width() {
+                initial_region[piece.color() as usize][piece.kind()] |= B::cell(g.cell(f, rank));
+            }
+        }
+
+        let rank_cells = |r: usize| (0..g.width()).fold(B::EMPTY, |b, f| b | B::cell(g.cell(f, r)));
+        let promotion_zone = [rank_cells(variant.promotion.ranks[0] as usize), rank_cells(variant.promotion.ranks[1] as usize)];
+
+        let mut castling = Vec::new();
+        let mut castling_keep = vec![u8::MAX; g.cells()];
+        for color in Color::ALL {
+            for def in &variant.castling {
+                let cell = |(f, r): (u8, u8)| {
+                    let c = g.cell(f as usize, r as usize);
+                    if color == Color::White { c } else { g.mirror_rank(c) }
+                };
+                let (kf, kt, rf, rt) = (cell(def.king_from), cell(def.king_to), cell(def.rook_from), cell(def.rook_to));
+                let span = |a: usize, b: usize| {
+                    let (lo, hi) = (a.min(b), a.max(b));
+                    (lo..=hi).fold(B::EMPTY, |acc, c| acc | B::cell(c))
+                };
+                let must_be_empty = (span(kf, kt) | span(rf, rt)) & !B::cell(kf) & !B::cell(rf);
+                let mut must_be_safe = span(kf, kt);
+                if def.rook_must_be_safe {
+                    must_be_safe |= span(kf, rf);
+                }
+                let bit = castling.len();
+                if bit >= 8 {
+                    return Err(RulesError("at most four ways to castle per side".into()));
+                }
+                castling_keep[kf] &= !(1 << bit);
+                castling_keep[rf] &= !(1 << bit);
+                castling.push(Castling {
+                    color,
+                    king_from: kf,
+                    king_to: kt,
+                    rook_from: rf,
+                    rook_to: rt,
+                    must_be_empty,
+                    must_be_safe,
+                    fen_letter: if color == Color::White { def.fen_letter.to_ascii_uppercase() } else { def.fen_letter.to_ascii_lowercase() },
+                });
+            }
+        }
+
+        Ok(Rules {
+            geometry: g,
+            all_cells,
+            piece_types: n,
+            royal: variant.royal(),
+            roles: variant.pieces.iter().map(|p| p.role).collect(),
+            moves,
+            attacks,
+            full_rays,
+            initial_region,
+            promotion_zone,
+            castling,
+            castling_keep,
+            variant,
+        })
+    }
+
+    /// The cells a rider reaches along one ray: up to and including the
+    /// first blocker.
+    #[inline(always)]
+    pub fn slide(&self, ray: B, dir: usize, positive: bool, blockers: B) -> B {
+        let hit = ray & blockers;
+        if hit.is_empty() {
+            return ray;
+        }
+        let nearest = if positive { hit.lowest() } else { hit.highest() };
+        ray & !self.full_rays[dir][nearest]
+    }
+
+    /// The nearest blocker along a ray, if any.
+    #[inline(always)]
+    pub fn first_blocker(ray: B, positive: bool, blockers: B) -> Option<usize> {
+        let hit = ray & blockers;
+        if hit.is_empty() {
+            None
+        } else if positive {
+            Some(hit.lowest())
+        } else {
+            Some(hit.highest())
+        }
+    }
+}

@@ -1,0 +1,114 @@
+//! A variant is data: geometry, pieces in Betza notation, start position,
+//! castling, promotion and draw rules. Nothing in move generation asks which
+//! variant it plays; it reads these values (through `tables::Rules`).
+
+use crate::betza::{self, BetzaError, Movement};
+use crate::geometry::Geometry;
+
+/// At most this many kinds of piece in one variant.
+pub const MAX_PIECE_TYPES: usize = 16;
+
+/// What a piece means beyond how it moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Role {
+    /// Must not be left in check; its loss ends the game.
+    Royal,
+    /// Promotes, captures en passant after a double step, resets the
+    /// 50-move count.
+    Pawn,
+    Other,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct PieceDef {
+    pub name: String,
+    /// Upper case for White in FEN; lower case in promotion suffixes.
+    pub letter: char,
+    pub betza: String,
+    pub movement: Movement,
+    pub role: Role,
+}
+
+impl PieceDef {
+    pub fn new(name: &str, letter: char, betza: &str, role: Role) -> Result<PieceDef, BetzaError> {
+        Ok(PieceDef {
+            name: name.to_string(),
+            letter: letter.to_ascii_uppercase(),
+            betza: betza.to_string(),
+            movement: betza::parse(betza)?,
+            role,
+        })
+    }
+
+    /// A piece that only ever reaches cells of one colour.
+    pub fn is_colourbound(&self) -> bool {
+        self.movement.legs.iter().all(|l| (l.step.dx + l.step.dy) % 2 == 0)
+    }
+}
+
+/// One way to castle, as White plays it (files and ranks from White's
+/// lower left); Black castles the mirror image on its own back rank.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct CastlingDef {
+    /// The FEN letter for White (`K`, `Q`); Black uses the lower case.
+    pub fen_letter: char,
+    pub king_from: (u8, u8),
+    pub king_to: (u8, u8),
+    pub rook_from: (u8, u8),
+    pub rook_to: (u8, u8),
+    /// Perfect Chess: the castle's own cell must not be attacked either.
+    pub rook_must_be_safe: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct PromotionDef {
+    /// The rank (absolute, from White's side) where White's and Black's pawns promote.
+    pub ranks: [u8; 2],
+    /// Piece types a pawn may become, by index into `Variant::pieces`.
+    pub choices: Vec<usize>,
+    /// Whether the pawn must promote (standard) or may stay a pawn (Perfect Chess).
+    pub mandatory: bool,
+}
+
+/// What "the same position" means for repetition.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Repetition {
+    /// Placement, side to move, castling and en passant rights (FIDE).
+    FullPosition,
+    /// Placement of the pieces only (Perfect Chess rule 6.3).
+    Placement,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct DrawRules {
+    /// Half-moves without capture or pawn move that make a draw (100 = the 50-move rule).
+    pub quiet_plies: Option<u16>,
+    pub repetition: Repetition,
+    /// How many times a position must occur.
+    pub repetition_count: u8,
+    /// Piece types of which a lone one (with the king) can never mate.
+    pub minor_pieces: Vec<usize>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Variant {
+    /// The name protocols use (`standard`, `perfect`).
+    pub name: String,
+    pub geometry: Geometry,
+    pub pieces: Vec<PieceDef>,
+    pub start_fen: String,
+    pub castling: Vec<CastlingDef>,
+    pub promotion: PromotionDef,
+    pub draws: DrawRules,
+}
+
+impl Variant {
+    pub fn piece_by_letter(&self, letter: char) -> Option<usize> {
+        let up = letter.to_ascii_uppercase();
+        self.pieces.iter().position(|p| p.letter == up)
+    }
+
+    pub fn royal(&self) -> Option<usize> {
+        self.pieces.iter().position(|p| p.role == Role::Royal)
+    }
+}
