@@ -42,6 +42,11 @@ pub trait Bitboard:
     /// Highest cell; the set must not be empty.
     fn highest(self) -> usize;
 
+    /// Every cell up to and including the lowest member; all cells if empty.
+    fn up_to_lowest(self) -> Self;
+    /// Every cell from the highest member up; all cells if empty.
+    fn from_highest(self) -> Self;
+
     #[inline(always)]
     fn has(self, cell: usize) -> bool {
         !(self & Self::cell(cell)).is_empty()
@@ -102,6 +107,15 @@ macro_rules! native_bitboard {
             #[inline(always)]
             fn highest(self) -> usize {
                 (<$t>::BITS - 1 - self.leading_zeros()) as usize
+            }
+            #[inline(always)]
+            fn up_to_lowest(self) -> Self {
+                self ^ self.wrapping_sub(1)
+            }
+            #[inline(always)]
+            fn from_highest(self) -> Self {
+                // `| 1` makes the empty set yield bit 0, i.e. every cell.
+                !((1 << (self | 1).highest()) - 1)
             }
         }
     };
@@ -187,6 +201,28 @@ impl Bitboard for Bb256 {
     fn has(self, cell: usize) -> bool {
         self.0[cell >> 6] >> (cell & 63) & 1 != 0
     }
+    fn up_to_lowest(self) -> Self {
+        if self.is_empty() {
+            return !Self::EMPTY;
+        }
+        let c = self.lowest();
+        let mut words = [0; 4];
+        for (i, w) in words.iter_mut().enumerate() {
+            *w = if i < c >> 6 { !0 } else if i == c >> 6 { u64::MAX >> (63 - (c & 63)) } else { 0 };
+        }
+        Bb256(words)
+    }
+    fn from_highest(self) -> Self {
+        if self.is_empty() {
+            return !Self::EMPTY;
+        }
+        let c = self.highest();
+        let mut words = [0; 4];
+        for (i, w) in words.iter_mut().enumerate() {
+            *w = if i > c >> 6 { !0 } else if i == c >> 6 { u64::MAX << (c & 63) } else { 0 };
+        }
+        Bb256(words)
+    }
 }
 
 #[cfg(test)]
@@ -208,6 +244,12 @@ mod tests {
         assert_eq!(b.highest(), B::CAPACITY - 1);
         assert!(b.has(63) && !b.has(2));
         assert!((b & !b).is_empty());
+        let pair = B::cell(5) | B::cell(70.min(B::CAPACITY - 1));
+        assert_eq!(pair.up_to_lowest().cells().collect::<Vec<_>>(), (0..=5).collect::<Vec<_>>());
+        let hi = 70.min(B::CAPACITY - 1);
+        assert_eq!(pair.from_highest().cells().collect::<Vec<_>>(), (hi..B::CAPACITY).collect::<Vec<_>>());
+        assert_eq!(B::EMPTY.up_to_lowest(), !B::EMPTY);
+        assert_eq!(B::EMPTY.from_highest(), !B::EMPTY);
     }
 
     #[test]

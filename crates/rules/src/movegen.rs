@@ -44,7 +44,11 @@ impl<B: Bitboard> Position<B> {
             }
         }
         for line in &a.lines {
-            if let Some(b) = Rules::<B>::first_blocker(line.rays[cell], line.positive, blockers) {
+            let ray = line.rays[cell];
+            if (ray & theirs).is_empty() {
+                continue;
+            }
+            if let Some(b) = Rules::<B>::first_blocker(ray, line.positive, blockers) {
                 if let Some(p) = self.piece_at(b) {
                     if p.color() == by
                         && line.types >> p.kind() & 1 == 1
@@ -79,6 +83,9 @@ impl<B: Bitboard> Position<B> {
         let mut pinned = B::EMPTY;
         for &(dir, positive, types) in &rules.attacks[!us as usize].pin_lines {
             let ray = rules.full_rays[dir][king];
+            if (ray & self.pieces(!us)).is_empty() {
+                continue;
+            }
             let Some(first) = Rules::<B>::first_blocker(ray, positive, blockers) else { continue };
             if !self.pieces(us).has(first) {
                 continue;
@@ -125,7 +132,7 @@ impl<B: Bitboard> Position<B> {
                     if ride.initial_only && !at_start {
                         continue;
                     }
-                    let reach = rules.slide(ride.rays[from], ride.dir, ride.positive, blockers);
+                    let reach = ride.reach(from, blockers);
                     if ride.moves {
                         quiet |= reach & empty;
                     }

@@ -52,6 +52,19 @@ pub struct AttackLine<B> {
     pub initial_only: bool,
 }
 
+impl<B: Bitboard> Ride<B> {
+    /// The cells this ride reaches from `from`: up to and including the
+    /// first blocker.
+    #[inline(always)]
+    pub fn reach(&self, from: usize, blockers: B) -> B {
+        // Cells along a ray run in index order (increasing or decreasing),
+        // so "up to the nearest blocker" is a mask from the blocker set.
+        let ray = self.rays[from];
+        let hit = ray & blockers;
+        ray & if self.positive { hit.up_to_lowest() } else { hit.from_highest() }
+    }
+}
+
 /// Reverse tables: from which cells pieces of one colour attack a cell.
 #[derive(Clone, Debug, Default)]
 pub struct Attacks<B> {
@@ -300,17 +313,6 @@ impl<B: Bitboard> Rules<B> {
         })
     }
 
-    /// The cells a rider reaches along one ray: up to and including the
-    /// first blocker.
-    #[inline(always)]
-    pub fn slide(&self, ray: B, dir: usize, positive: bool, blockers: B) -> B {
-        let hit = ray & blockers;
-        if hit.is_empty() {
-            return ray;
-        }
-        let nearest = if positive { hit.lowest() } else { hit.highest() };
-        ray & !self.full_rays[dir][nearest]
-    }
 
     /// The nearest blocker along a ray, if any.
     #[inline(always)]
