@@ -47,14 +47,14 @@ pub fn parse_placement(variant: &Variant, text: &str) -> Result<Placement, FenEr
         let mut file = 0usize;
         let mut chars = rank_text.chars().peekable();
         while let Some(c) = chars.next() {
+            if c == '0' {
+                return error(format!("rank {}: a run of empty cells cannot start with 0", rank + 1));
+            }
             if c.is_ascii_digit() {
                 let mut run = c.to_digit(10).expect("digit") as usize;
                 while let Some(d) = chars.peek().and_then(|d| d.to_digit(10)) {
                     run = run * 10 + d as usize;
                     chars.next();
-                }
-                if run == 0 {
-                    return error(format!("rank {}: an empty run of 0 cells", rank + 1));
                 }
                 file += run;
             } else {

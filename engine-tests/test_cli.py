@@ -1,0 +1,57 @@
+"""The protean command as a user meets it: output formats, and one clear
+error line with a non-zero exit for bad input, never a panic."""
+import subprocess
+
+import pytest
+
+import references as ref
+
+
+def protean(*args):
+    return subprocess.run([ref.protean_binary(), *args], capture_output=True, text=True, timeout=60)
+
+
+def test_perft_prints_stockfish_format():
+    out = protean("perft", "--depth", "2", "--divide")
+    assert out.returncode == 0
+    lines = out.stdout.splitlines()
+    moves = [l for l in lines if ": " in l and not l.startswith("Nodes")]
+    assert len(moves) == 20 and all(int(l.split(": ")[1]) == 20 for l in moves)
+    assert lines[-1] == "Nodes searched: 400"
+    assert "nodes/second" in out.stderr
+
+
+def test_perft_threads_give_the_same_count():
+    one = protean("perft", "--variant", "perfect", "--depth", "3")
+    two = protean("perft", "--variant", "perfect", "--depth", "3", "--threads", "2")
+    assert one.stdout == two.stdout == "Nodes searched: 12228\n"
+
+
+def test_perft_after_moves_in_nine_by_nine_coordinates():
+    out = protean("perft", "--variant", "perfect", "--moves", "e2e4", "e8e6", "e1e2", "--depth", "1", "--divide")
+    assert out.returncode == 0, out.stderr
+    assert "e9e8: 1" in out.stdout
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["perft", "--variant", "shogi", "--depth", "1"], "unknown variant 'shogi'"),
+        (["perft", "--fen", "rnbqkbnr/pppppppp/8/8", "--depth", "1"], "invalid FEN: 4 ranks"),
+        (["perft", "--fen", "", "--depth", "1"], "invalid FEN: empty"),
+        (["perft", "--fen", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 junk", "--depth", "1"], "invalid FEN"),
+        (["perft", "--variant", "perfect", "--fen", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "--depth", "1"], "8 ranks, but the perfect board has 9"),
+        (["perft", "--moves", "e2e5", "--depth", "1"], "illegal move 'e2e5'"),
+        (["perft", "--moves", "e2", "--depth", "1"], "malformed move 'e2'"),
+        (["perft", "--variant", "perfect", "--moves", "e2e4", "e8e6", "e4e6", "--depth", "1"], "illegal move 'e4e6'"),
+        (["perft", "--depth", "1", "--threads", "0"], "--threads"),
+    ],
+)
+def test_bad_input_gives_one_error_line(args, message):
+    out = protean(*args)
+    assert out.returncode != 0
+    assert out.stdout == ""
+    lines = out.stderr.strip().splitlines()
+    assert len(lines) == 1, out.stderr
+    assert message in lines[0]
+    assert "panicked" not in out.stderr
