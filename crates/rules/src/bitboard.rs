@@ -42,6 +42,8 @@ pub trait Bitboard:
     /// Highest cell; the set must not be empty.
     fn highest(self) -> usize;
 
+    /// The set without its lowest member; the set must not be empty.
+    fn without_lowest(self) -> Self;
     /// Every cell up to and including the lowest member; all cells if empty.
     fn up_to_lowest(self) -> Self;
     /// Every cell from the highest member up; all cells if empty.
@@ -78,7 +80,7 @@ impl<B: Bitboard> Iterator for Cells<B> {
             return None;
         }
         let c = self.0.lowest();
-        self.0 ^= B::cell(c);
+        self.0 = self.0.without_lowest();
         Some(c)
     }
 }
@@ -107,6 +109,10 @@ macro_rules! native_bitboard {
             #[inline(always)]
             fn highest(self) -> usize {
                 (<$t>::BITS - 1 - self.leading_zeros()) as usize
+            }
+            #[inline(always)]
+            fn without_lowest(self) -> Self {
+                self & (self - 1)
             }
             #[inline(always)]
             fn up_to_lowest(self) -> Self {
@@ -200,6 +206,17 @@ impl Bitboard for Bb256 {
     #[inline(always)]
     fn has(self, cell: usize) -> bool {
         self.0[cell >> 6] >> (cell & 63) & 1 != 0
+    }
+    #[inline(always)]
+    fn without_lowest(self) -> Self {
+        let mut words = self.0;
+        for w in words.iter_mut() {
+            if *w != 0 {
+                *w &= *w - 1;
+                break;
+            }
+        }
+        Bb256(words)
     }
     fn up_to_lowest(self) -> Self {
         if self.is_empty() {

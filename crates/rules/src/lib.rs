@@ -29,7 +29,7 @@ pub use any::{AnyPosition, AnyRules, UnknownVariant};
 pub use bitboard::{Bb256, Bitboard};
 pub use fen::FenError;
 pub use geometry::Geometry;
-pub use moves::{Move, MoveKind};
+pub use moves::{Move, MoveKind, MoveList};
 pub use notation::MoveError;
 pub use outcome::Outcome;
 pub use piece::{Color, Piece};

@@ -10,7 +10,7 @@
 //! Betza rider, not only rooks and bishops.
 
 use crate::bitboard::Bitboard;
-use crate::moves::{Move, MoveKind, NO_PROMOTION};
+use crate::moves::{Move, MoveKind, MoveList, NO_PROMOTION};
 use crate::piece::Color;
 use crate::position::Position;
 use crate::tables::Rules;
@@ -99,15 +99,21 @@ impl<B: Bitboard> Position<B> {
     }
 
     /// Appends every pseudo-legal move of the side to move.
-    pub fn generate(&self, out: &mut Vec<Move>) {
+    pub fn generate(&self, out: &mut MoveList) {
+        self.generate_pieces(out, self.pieces(self.side_to_move()));
+        self.generate_castling(out);
+        self.generate_en_passant(out);
+    }
+
+    /// Moves (but not castling or en passant) of our pieces on `from_cells`.
+    fn generate_pieces(&self, out: &mut MoveList, from_cells: B) {
         let rules = self.rules();
         let us = self.side_to_move();
         let them = self.pieces(!us);
         let blockers = self.blockers();
         let empty = self.tiles() & !self.occupied();
-        let ep = self.en_passant();
         for kind in 0..rules.piece_types {
-            let mine = self.pieces_of(us, kind);
+            let mine = self.pieces_of(us, kind) & from_cells;
             if mine.is_empty() {
                 continue;
             }
@@ -115,19 +121,17 @@ impl<B: Bitboard> Position<B> {
             let is_pawn = rules.roles[kind] == Role::Pawn;
             let region = rules.initial_region[us as usize][kind];
             for from in mine.cells() {
-                let mut quiet = pm.quiet_leaps[from];
-                let mut captures = pm.capture_leaps[from];
+                let leaps = &pm.leaps[from];
+                let mut quiet = leaps.quiet;
+                let mut captures = leaps.capture;
                 let at_start = region.has(from);
                 if pm.has_initial_leaps && at_start {
-                    quiet |= pm.initial_quiet_leaps[from];
-                    captures |= pm.initial_capture_leaps[from];
+                    quiet |= leaps.initial_quiet;
+                    captures |= leaps.initial_capture;
                 }
-                let ep_captures = match ep {
-                    Some(t) if is_pawn && captures.has(t) => B::cell(t),
-                    _ => B::EMPTY,
-                };
-                quiet &= empty;
-                captures &= them;
+                let slides = pm.slide_reach(from, blockers);
+                quiet = (quiet | slides) & empty;
+                captures = (captures | slides) & them;
                 for ride in &pm.rides {
                     if ride.initial_only && !at_start {
                         continue;
@@ -144,23 +148,33 @@ impl<B: Bitboard> Position<B> {
                     let zone = rules.promotion_zone[us as usize];
                     self.push_pawn_moves(out, from, quiet & !zone, captures & !zone, quiet & zone, captures & zone);
                 } else {
-                    out.extend(quiet.cells().map(|to| Move::new(from, to, MoveKind::Quiet)));
-                    out.extend(captures.cells().map(|to| Move::new(from, to, MoveKind::Capture)));
-                }
-                if ep_captures.any() {
-                    let mut m = Move::new(from, ep.expect("checked"), MoveKind::EnPassant);
-                    m.aux = self.ep_victim() as u8;
-                    out.push(m);
+                    push_all(out, from, quiet, MoveKind::Quiet);
+                    push_all(out, from, captures, MoveKind::Capture);
                 }
             }
         }
-        self.generate_castling(out);
     }
 
-    fn push_pawn_moves(&self, out: &mut Vec<Move>, from: usize, quiet: B, captures: B, quiet_promo: B, capture_promo: B) {
+    /// En passant captures: our pawns that capture onto the target cell.
+    fn generate_en_passant(&self, out: &mut MoveList) {
+        let Some(target) = self.en_passant() else { return };
+        let us = self.side_to_move();
+        for (kind, table) in &self.rules().attacks[us as usize].leaps {
+            if self.role(*kind) != Role::Pawn {
+                continue;
+            }
+            for from in (table[target] & self.pieces_of(us, *kind)).cells() {
+                let mut m = Move::new(from, target, MoveKind::EnPassant);
+                m.aux = self.ep_victim() as u8;
+                out.push(m);
+            }
+        }
+    }
+
+    fn push_pawn_moves(&self, out: &mut MoveList, from: usize, quiet: B, captures: B, quiet_promo: B, capture_promo: B) {
         let promotion = &self.rules().variant.promotion;
-        out.extend(quiet.cells().map(|to| Move::new(from, to, MoveKind::Quiet)));
-        out.extend(captures.cells().map(|to| Move::new(from, to, MoveKind::Capture)));
+        push_all(out, from, quiet, MoveKind::Quiet);
+        push_all(out, from, captures, MoveKind::Capture);
         for (targets, kind) in [(quiet_promo, MoveKind::Quiet), (capture_promo, MoveKind::Capture)] {
             for to in targets.cells() {
                 for &choice in &promotion.choices {
@@ -175,7 +189,7 @@ impl<B: Bitboard> Position<B> {
         }
     }
 
-    fn generate_castling(&self, out: &mut Vec<Move>) {
+    fn generate_castling(&self, out: &mut MoveList) {
         let rights = self.castling_rights();
         if rights == 0 {
             return;
@@ -215,12 +229,26 @@ impl<B: Bitboard> Position<B> {
         safe
     }
 
-    /// Every legal move, appended to `out` (which is cleared first).
-    pub fn legal_moves(&mut self, out: &mut Vec<Move>) {
+    /// Every legal move, in `out` (which is cleared first).
+    ///
+    /// Moves that cannot expose the king (not the king's, not a possibly
+    /// pinned piece's, not en passant, not in check) are generated first
+    /// and kept as they are; only the rest are tested.
+    pub fn legal_moves(&mut self, out: &mut MoveList) {
         out.clear();
-        self.generate(out);
         let safety = self.king_safety();
-        let mut i = 0;
+        let ours = self.pieces(self.side_to_move());
+        let suspects = match safety.king {
+            None => B::EMPTY,
+            Some(_) if safety.in_check => ours,
+            Some(king) => safety.pinned | B::cell(king),
+        };
+        self.generate_pieces(out, ours & !suspects);
+        self.generate_castling(out);
+        let first = out.len();
+        self.generate_pieces(out, suspects);
+        self.generate_en_passant(out);
+        let mut i = first;
         while i < out.len() {
             if self.is_legal(out[i], &safety) {
                 i += 1;
@@ -232,8 +260,15 @@ impl<B: Bitboard> Position<B> {
 
     /// Every legal move, in a new vector.
     pub fn legal_move_list(&mut self) -> Vec<Move> {
-        let mut v = Vec::with_capacity(64);
-        self.legal_moves(&mut v);
-        v
+        let mut list = MoveList::new();
+        self.legal_moves(&mut list);
+        list.to_vec()
+    }
+}
+
+#[inline(always)]
+fn push_all<B: Bitboard>(out: &mut MoveList, from: usize, targets: B, kind: MoveKind) {
+    for to in targets.cells() {
+        out.push(Move::new(from, to, kind));
     }
 }

@@ -3,15 +3,15 @@
 //! the legal move list), as Stockfish's `go perft` does.
 
 use crate::bitboard::Bitboard;
-use crate::moves::Move;
+use crate::moves::MoveList;
 use crate::position::Position;
 
 pub fn perft<B: Bitboard>(pos: &mut Position<B>, depth: u32) -> u64 {
-    let mut buffers: Vec<Vec<Move>> = (0..depth.max(1)).map(|_| Vec::with_capacity(128)).collect();
+    let mut buffers: Vec<MoveList> = (0..depth.max(1)).map(|_| MoveList::new()).collect();
     count(pos, depth, &mut buffers)
 }
 
-fn count<B: Bitboard>(pos: &mut Position<B>, depth: u32, buffers: &mut [Vec<Move>]) -> u64 {
+fn count<B: Bitboard>(pos: &mut Position<B>, depth: u32, buffers: &mut [MoveList]) -> u64 {
     if depth == 0 {
         return 1;
     }
@@ -30,7 +30,7 @@ fn count<B: Bitboard>(pos: &mut Position<B>, depth: u32, buffers: &mut [Vec<Move
 }
 
 /// Perft below each legal root move, in generation order.
-pub fn divide<B: Bitboard>(pos: &mut Position<B>, depth: u32) -> Vec<(Move, u64)> {
+pub fn divide<B: Bitboard>(pos: &mut Position<B>, depth: u32) -> Vec<(crate::moves::Move, u64)> {
     pos.legal_move_list()
         .into_iter()
         .map(|m| {

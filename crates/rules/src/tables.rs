@@ -18,7 +18,6 @@ use crate::variant::{Role, Variant, MAX_PIECE_TYPES};
 /// A rider leg of one piece, for one colour.
 #[derive(Clone, Debug)]
 pub struct Ride<B> {
-    pub dir: usize,
     pub positive: bool,
     pub moves: bool,
     pub captures: bool,
@@ -27,15 +26,61 @@ pub struct Ride<B> {
     pub rays: Vec<B>,
 }
 
+/// The leaps of one piece from one cell.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Leaps<B> {
+    pub quiet: B,
+    pub capture: B,
+    pub initial_quiet: B,
+    pub initial_capture: B,
+}
+
 /// How one kind of piece of one colour moves, per cell.
+///
+/// Rides that move and capture alike at any time (rook, bishop, queen,
+/// nightrider lines) are stored flat: the rays of cell `c` are
+/// `slide_rays[c * n .. c * n + n]` for the `n` directions in
+/// `slide_positive`, so generation ORs their reaches in one tight loop.
+/// Other rides (the pawn's initial move-only double step) stay in `rides`.
 #[derive(Clone, Debug, Default)]
 pub struct PieceMoves<B> {
-    pub quiet_leaps: Vec<B>,
-    pub capture_leaps: Vec<B>,
-    pub initial_quiet_leaps: Vec<B>,
-    pub initial_capture_leaps: Vec<B>,
+    pub leaps: Vec<Leaps<B>>,
     pub has_initial_leaps: bool,
+    pub slide_positive: Vec<bool>,
+    pub slide_rays: Vec<B>,
     pub rides: Vec<Ride<B>>,
+}
+
+impl<B: Bitboard> PieceMoves<B> {
+    /// Cells reached by the piece's plain slides from `from`.
+    #[inline(always)]
+    pub fn slide_reach(&self, from: usize, blockers: B) -> B {
+        let n = self.slide_positive.len();
+        let mut reach = B::EMPTY;
+        for (&ray, &positive) in self.slide_rays[from * n..from * n + n].iter().zip(&self.slide_positive) {
+            reach |= slide(ray, positive, blockers);
+        }
+        reach
+    }
+}
+
+/// The cells a rider reaches along one ray: up to and including the
+/// first blocker. Cells along a ray run in index order (increasing or
+/// decreasing), so "up to the nearest blocker" is a mask made from the
+/// blocker set.
+#[inline(always)]
+pub fn slide<B: Bitboard>(ray: B, positive: bool, blockers: B) -> B {
+    let hit = ray & blockers;
+    ray & if positive { hit.up_to_lowest() } else { hit.from_highest() }
+}
+
+impl<B: Bitboard> Ride<B> {
+    /// The cells this ride reaches from `from`: up to and including the
+    /// first blocker.
+    #[inline(always)]
+    pub fn reach(&self, from: usize, blockers: B) -> B {
+        slide(self.rays[from], self.positive, blockers)
+    }
 }
 
 /// Rider lines along which pieces of a colour capture, grouped so that a
@@ -50,19 +95,6 @@ pub struct AttackLine<B> {
     /// Bit set of piece types that capture along this line at this range.
     pub types: u32,
     pub initial_only: bool,
-}
-
-impl<B: Bitboard> Ride<B> {
-    /// The cells this ride reaches from `from`: up to and including the
-    /// first blocker.
-    #[inline(always)]
-    pub fn reach(&self, from: usize, blockers: B) -> B {
-        // Cells along a ray run in index order (increasing or decreasing),
-        // so "up to the nearest blocker" is a mask from the blocker set.
-        let ray = self.rays[from];
-        let hit = ray & blockers;
-        ray & if self.positive { hit.up_to_lowest() } else { hit.from_highest() }
-    }
 }
 
 /// Reverse tables: from which cells pieces of one colour attack a cell.
@@ -169,14 +201,8 @@ impl<B: Bitboard> Rules<B> {
         let mut attacks: [Attacks<B>; 2] = [Attacks::default(), Attacks::default()];
         for color in Color::ALL {
             for (t, def) in variant.pieces.iter().enumerate() {
-                let mut pm = PieceMoves {
-                    quiet_leaps: vec![B::EMPTY; g.cells()],
-                    capture_leaps: vec![B::EMPTY; g.cells()],
-                    initial_quiet_leaps: vec![B::EMPTY; g.cells()],
-                    initial_capture_leaps: vec![B::EMPTY; g.cells()],
-                    has_initial_leaps: false,
-                    rides: Vec::new(),
-                };
+                let mut pm = PieceMoves { leaps: vec![Leaps::default(); g.cells()], ..PieceMoves::default() };
+                let mut slides: Vec<(bool, Vec<B>)> = Vec::new();
                 let mut rev_leaps = vec![B::EMPTY; g.cells()];
                 let mut rev_initial_leaps = vec![B::EMPTY; g.cells()];
                 for leg in &def.movement.legs {
@@ -184,31 +210,34 @@ impl<B: Bitboard> Rules<B> {
                     if leg.range == 1 {
                         for from in 0..g.cells() {
                             let Some(to) = g.offset(from, step) else { continue };
+                            let l = &mut pm.leaps[from];
                             let (quiet, capture, rev) = if leg.initial_only {
                                 pm.has_initial_leaps = true;
-                                (&mut pm.initial_quiet_leaps, &mut pm.initial_capture_leaps, &mut rev_initial_leaps)
+                                (&mut l.initial_quiet, &mut l.initial_capture, &mut rev_initial_leaps)
                             } else {
-                                (&mut pm.quiet_leaps, &mut pm.capture_leaps, &mut rev_leaps)
+                                (&mut l.quiet, &mut l.capture, &mut rev_leaps)
                             };
                             if leg.mode.moves {
-                                quiet[from] |= B::cell(to);
+                                *quiet |= B::cell(to);
                             }
                             if leg.mode.captures {
-                                capture[from] |= B::cell(to);
+                                *capture |= B::cell(to);
                                 rev[to] |= B::cell(from);
                             }
                         }
                     } else {
-                        let dir = dir_id(step, &mut dirs);
-                        let rays = (0..g.cells()).map(|c| ray(g, c, step, leg.range)).collect();
-                        pm.rides.push(Ride {
-                            dir,
-                            positive: positive(g, step),
-                            moves: leg.mode.moves,
-                            captures: leg.mode.captures,
-                            initial_only: leg.initial_only,
-                            rays,
-                        });
+                        let rays: Vec<B> = (0..g.cells()).map(|c| ray(g, c, step, leg.range)).collect();
+                        if leg.mode.moves && leg.mode.captures && !leg.initial_only {
+                            slides.push((positive(g, step), rays));
+                        } else {
+                            pm.rides.push(Ride {
+                                positive: positive(g, step),
+                                moves: leg.mode.moves,
+                                captures: leg.mode.captures,
+                                initial_only: leg.initial_only,
+                                rays,
+                            });
+                        }
                         if leg.mode.captures {
                             let back = step.reversed();
                             let back_dir = dir_id(back, &mut dirs);
@@ -232,6 +261,8 @@ impl<B: Bitboard> Rules<B> {
                         }
                     }
                 }
+                pm.slide_positive = slides.iter().map(|(p, _)| *p).collect();
+                pm.slide_rays = (0..g.cells()).flat_map(|c| slides.iter().map(move |(_, rays)| rays[c])).collect();
                 let a = &mut attacks[color as usize];
                 if rev_leaps.iter().any(|b| b.any()) {
                     a.leaps.push((t, rev_leaps));
