@@ -1,27 +1,42 @@
-//! The `protean` command: the engine and its tools.
+//! The `protean` command: the engine (no subcommand: a UCI session on
+//! standard input) and its tools.
 
+mod bench_command;
+mod epd_command;
 mod perft_command;
 
 use clap::{Parser, Subcommand};
+use protean_protocol::{Flow, Output, Uci};
+use std::io::BufRead;
 use std::process::ExitCode;
 
 #[derive(Parser)]
-#[command(name = "protean", version, about = "A chess-variant engine")]
+#[command(name = "protean", version, about = "A chess-variant engine: run without arguments for a UCI session")]
 struct Cli {
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
 }
 
 #[derive(Subcommand)]
 enum Command {
     /// Count the leaves of the legal move tree (Stockfish's `go perft` output).
     Perft(perft_command::PerftArgs),
+    /// Fixed-depth searches over positions of every variant; the node count is the search's signature.
+    Bench(bench_command::BenchArgs),
+    /// Solve an EPD test suite (`bm`/`am` operations) and report the score.
+    Epd(epd_command::EpdArgs),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Perft(args) => perft_command::run(&args),
+        None => {
+            engine_loop();
+            Ok(())
+        }
+        Some(Command::Perft(args)) => perft_command::run(&args),
+        Some(Command::Bench(args)) => bench_command::run(&args),
+        Some(Command::Epd(args)) => epd_command::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -30,4 +45,16 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// Reads commands until `quit` or the end of input.
+fn engine_loop() {
+    let mut uci = Uci::new(Output::stdout());
+    for line in std::io::stdin().lock().lines() {
+        let Ok(line) = line else { break };
+        if uci.handle(&line) == Flow::Quit {
+            return;
+        }
+    }
+    uci.handle("quit");
 }

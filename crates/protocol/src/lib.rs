@@ -1,3 +1,8 @@
-//! UCI and XBoard for Protean. Empty until the engine issue (#3) and the
-//! XBoard issue (#4) land; it will depend on `search` and `rules`, never the
-//! other way round.
+//! The protocols Protean speaks. Depends on `search` and `rules`; nothing
+//! depends on it but the binary.
+
+pub mod output;
+pub mod uci;
+
+pub use output::Output;
+pub use uci::{Flow, Uci};

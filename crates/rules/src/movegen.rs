@@ -100,13 +100,15 @@ impl<B: Bitboard> Position<B> {
 
     /// Appends every pseudo-legal move of the side to move.
     pub fn generate(&self, out: &mut MoveList) {
-        self.generate_pieces(out, self.pieces(self.side_to_move()));
+        self.generate_pieces(out, self.pieces(self.side_to_move()), !B::EMPTY);
         self.generate_castling(out);
         self.generate_en_passant(out);
     }
 
-    /// Moves (but not castling or en passant) of our pieces on `from_cells`.
-    fn generate_pieces(&self, out: &mut MoveList, from_cells: B) {
+    /// Moves (but not castling or en passant) of our pieces on `from_cells`;
+    /// non-captures only onto `quiet_cells` (pawns also onto their
+    /// promotion zone).
+    fn generate_pieces(&self, out: &mut MoveList, from_cells: B, quiet_cells: B) {
         let rules = self.rules();
         let us = self.side_to_move();
         let them = self.pieces(!us);
@@ -117,42 +119,61 @@ impl<B: Bitboard> Position<B> {
             if mine.is_empty() {
                 continue;
             }
-            let pm = &rules.moves[us as usize][kind];
             let is_pawn = rules.roles[kind] == Role::Pawn;
-            let region = rules.initial_region[us as usize][kind];
             for from in mine.cells() {
-                let leaps = &pm.leaps[from];
-                let mut quiet = leaps.quiet;
-                let mut captures = leaps.capture;
-                let at_start = region.has(from);
-                if pm.has_initial_leaps && at_start {
-                    quiet |= leaps.initial_quiet;
-                    captures |= leaps.initial_capture;
-                }
-                let slides = pm.slide_reach(from, blockers);
-                quiet = (quiet | slides) & empty;
-                captures = (captures | slides) & them;
-                for ride in &pm.rides {
-                    if ride.initial_only && !at_start {
-                        continue;
-                    }
-                    let reach = ride.reach(from, blockers);
-                    if ride.moves {
-                        quiet |= reach & empty;
-                    }
-                    if ride.captures {
-                        captures |= reach & them;
-                    }
-                }
+                let (mut quiet, captures) = self.targets(us, kind, from, blockers, empty, them);
                 if is_pawn {
                     let zone = rules.promotion_zone[us as usize];
+                    quiet &= quiet_cells | zone;
                     self.push_pawn_moves(out, from, quiet & !zone, captures & !zone, quiet & zone, captures & zone);
                 } else {
-                    push_all(out, from, quiet, MoveKind::Quiet);
+                    push_all(out, from, quiet & quiet_cells, MoveKind::Quiet);
                     push_all(out, from, captures, MoveKind::Capture);
                 }
             }
         }
+    }
+
+    /// Where a piece of `color` and `kind` on `from` can move (onto `empty`)
+    /// and capture (onto `enemies`), before any legality test.
+    #[inline(always)]
+    fn targets(&self, color: Color, kind: usize, from: usize, blockers: B, empty: B, enemies: B) -> (B, B) {
+        let rules = self.rules();
+        let pm = &rules.moves[color as usize][kind];
+        let leaps = &pm.leaps[from];
+        let mut quiet = leaps.quiet;
+        let mut captures = leaps.capture;
+        let at_start = pm.has_initial_leaps || !pm.rides.is_empty();
+        let at_start = at_start && rules.initial_region[color as usize][kind].has(from);
+        if pm.has_initial_leaps && at_start {
+            quiet |= leaps.initial_quiet;
+            captures |= leaps.initial_capture;
+        }
+        let slides = pm.slide_reach(from, blockers);
+        quiet = (quiet | slides) & empty;
+        captures = (captures | slides) & enemies;
+        for ride in &pm.rides {
+            if ride.initial_only && !at_start {
+                continue;
+            }
+            let reach = ride.reach(from, blockers);
+            if ride.moves {
+                quiet |= reach & empty;
+            }
+            if ride.captures {
+                captures |= reach & enemies;
+            }
+        }
+        (quiet, captures)
+    }
+
+    /// Every cell the piece on `from` could move or capture to, ignoring
+    /// pins and checks (for mobility in evaluation).
+    pub fn reach_from(&self, from: usize) -> B {
+        let Some(piece) = self.piece_at(from) else { return B::EMPTY };
+        let empty = self.tiles() & !self.occupied();
+        let (quiet, captures) = self.targets(piece.color(), piece.kind(), from, self.blockers(), empty, self.pieces(!piece.color()));
+        quiet | captures
     }
 
     /// En passant captures: our pawns that capture onto the target cell.
@@ -230,11 +251,23 @@ impl<B: Bitboard> Position<B> {
     }
 
     /// Every legal move, in `out` (which is cleared first).
+    pub fn legal_moves(&mut self, out: &mut MoveList) {
+        self.legal_moves_onto(out, !B::EMPTY);
+    }
+
+    /// Legal captures and promotions (for quiescence search); in check,
+    /// every legal move, since all evasions must be looked at.
+    pub fn legal_captures(&mut self, out: &mut MoveList) {
+        let quiet = if self.in_check() { !B::EMPTY } else { B::EMPTY };
+        self.legal_moves_onto(out, quiet);
+    }
+
+    /// Legal moves whose non-captures end on `quiet_cells`.
     ///
     /// Moves that cannot expose the king (not the king's, not a possibly
     /// pinned piece's, not en passant, not in check) are generated first
     /// and kept as they are; only the rest are tested.
-    pub fn legal_moves(&mut self, out: &mut MoveList) {
+    fn legal_moves_onto(&mut self, out: &mut MoveList, quiet_cells: B) {
         out.clear();
         let safety = self.king_safety();
         let ours = self.pieces(self.side_to_move());
@@ -243,10 +276,12 @@ impl<B: Bitboard> Position<B> {
             Some(_) if safety.in_check => ours,
             Some(king) => safety.pinned | B::cell(king),
         };
-        self.generate_pieces(out, ours & !suspects);
-        self.generate_castling(out);
+        self.generate_pieces(out, ours & !suspects, quiet_cells);
+        if quiet_cells.any() {
+            self.generate_castling(out);
+        }
         let first = out.len();
-        self.generate_pieces(out, suspects);
+        self.generate_pieces(out, suspects, quiet_cells);
         self.generate_en_passant(out);
         let mut i = first;
         while i < out.len() {
@@ -256,6 +291,37 @@ impl<B: Bitboard> Position<B> {
                 out.swap_remove(i);
             }
         }
+    }
+
+    /// Every piece of either colour that attacks `cell`, with `occupied`
+    /// as the pieces still on the board (for exchange evaluation, where
+    /// pieces leave one by one and x-ray attackers come through).
+    pub fn attackers_to(&self, cell: usize, occupied: B) -> B {
+        let rules = self.rules();
+        let blockers = occupied | self.rifts();
+        let mut found = B::EMPTY;
+        for by in Color::ALL {
+            let a = &rules.attacks[by as usize];
+            let theirs = self.pieces(by);
+            for (kind, table) in &a.leaps {
+                found |= table[cell] & self.kind_bb(*kind) & theirs;
+            }
+            for (kind, table) in &a.initial_leaps {
+                found |= table[cell] & self.kind_bb(*kind) & theirs & rules.initial_region[by as usize][*kind];
+            }
+            for line in &a.lines {
+                if let Some(b) = Rules::<B>::first_blocker(line.rays[cell], line.positive, blockers) {
+                    if let Some(p) = self.piece_at(b) {
+                        if p.color() == by && occupied.has(b) && line.types >> p.kind() & 1 == 1
+                            && (!line.initial_only || rules.initial_region[by as usize][p.kind()].has(b))
+                        {
+                            found |= B::cell(b);
+                        }
+                    }
+                }
+            }
+        }
+        found & occupied
     }
 
     /// Every legal move, in a new vector.

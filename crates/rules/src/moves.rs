@@ -16,6 +16,8 @@ pub enum MoveKind {
     EnPassant,
     /// King from-to; `aux` indexes the variant's castling table.
     Castle,
+    /// Passes the turn; only search makes it (null-move pruning).
+    Null,
 }
 
 pub const NO_PROMOTION: u8 = u8::MAX;
@@ -35,6 +37,8 @@ impl Move {
     pub fn new(from: usize, to: usize, kind: MoveKind) -> Move {
         Move { from: from as u8, to: to as u8, kind, promotion: NO_PROMOTION, aux: 0 }
     }
+    pub const NULL: Move = Move { from: 0, to: 0, kind: MoveKind::Null, promotion: NO_PROMOTION, aux: 0 };
+
     #[inline(always)]
     pub fn from(self) -> usize {
         self.from as usize
@@ -102,6 +106,10 @@ impl MoveList {
     #[inline(always)]
     pub fn clear(&mut self) {
         self.len = 0;
+    }
+    #[inline(always)]
+    pub fn swap(&mut self, i: usize, j: usize) {
+        self.buf[..self.len].swap(i, j);
     }
     /// Removes the move at `i`, putting the last move in its place.
     #[inline(always)]

@@ -257,7 +257,9 @@ impl<B: Bitboard> Position<B> {
         self.ep_victim = NO_CELL;
         self.quiet_plies += 1;
 
-        if m.kind == MoveKind::Castle {
+        if m.kind == MoveKind::Null {
+            // Only the side and the en passant right change.
+        } else if m.kind == MoveKind::Castle {
             let c = &self.rules.castling[m.aux as usize];
             let (kf, kt, rf, rt) = (c.king_from, c.king_to, c.rook_from, c.rook_to);
             let king = self.remove(kf);
@@ -296,6 +298,11 @@ impl<B: Bitboard> Position<B> {
         self.side = !us;
     }
 
+    /// The move that led here, if any.
+    pub fn last_move(&self) -> Option<Move> {
+        self.history.last().map(|u| u.mv)
+    }
+
     /// Takes back the last move made.
     pub fn unmake(&mut self) {
         let undo = self.history.pop().expect("unmake() without a move");
@@ -305,7 +312,8 @@ impl<B: Bitboard> Position<B> {
         if us == Color::Black {
             self.fullmove -= 1;
         }
-        if m.kind == MoveKind::Castle {
+        if m.kind == MoveKind::Null {
+        } else if m.kind == MoveKind::Castle {
             let c = &self.rules.castling[m.aux as usize];
             let (kf, kt, rf, rt) = (c.king_from, c.king_to, c.rook_from, c.rook_to);
             let king = self.remove(kt);

@@ -1,4 +1,255 @@
-//! Search for Protean: parallel alpha-beta over a shared transposition
-//! table. Empty until the engine issue (#3) lands; the crate exists now so
-//! that the workspace has its final, one-way shape: `rules` <- `search` <-
-//! `protocol` <- `protean`.
+//! Search for Protean: Lazy SMP over a shared lock-free transposition
+//! table. This crate knows positions (`rules`) but nothing of protocols:
+//! it reports progress through a callback with plain values, and a
+//! protocol turns those into `info` lines.
+
+pub mod evaluate;
+mod search;
+pub mod see;
+pub mod time;
+pub mod tt;
+
+pub use search::{MATE, MATE_BOUND, MAX_PLY};
+pub use time::Limits;
+pub use tt::TranspositionTable;
+
+use evaluate::EvalTables;
+use protean_rules::{with_position, AnyPosition, Bitboard, Move, Position};
+use search::Worker;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// What every search thread and the protocol share during one search.
+#[derive(Debug)]
+pub struct Shared {
+    /// Set by `stop`, by a limit, or when the main thread is done.
+    pub stop: AtomicBool,
+    /// While set, time limits wait (`go ponder` until `ponderhit`).
+    pub pondering: AtomicBool,
+    pub nodes: AtomicU64,
+    start: Mutex<Instant>,
+}
+
+impl Default for Shared {
+    fn default() -> Self {
+        Shared { stop: AtomicBool::new(false), pondering: AtomicBool::new(false), nodes: AtomicU64::new(0), start: Mutex::new(Instant::now()) }
+    }
+}
+
+impl Shared {
+    pub fn elapsed(&self) -> Duration {
+        self.start.lock().expect("clock lock").elapsed()
+    }
+    /// The opponent played the expected move: the search goes on as a
+    /// normal timed search whose clock starts now.
+    pub fn ponderhit(&self) {
+        *self.start.lock().expect("clock lock") = Instant::now();
+        self.pondering.store(false, Ordering::SeqCst);
+    }
+    fn reset(&self, pondering: bool) {
+        self.stop.store(false, Ordering::SeqCst);
+        self.pondering.store(pondering, Ordering::SeqCst);
+        self.nodes.store(0, Ordering::SeqCst);
+        *self.start.lock().expect("clock lock") = Instant::now();
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Options {
+    pub threads: usize,
+    pub multi_pv: usize,
+    pub move_overhead: Duration,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options { threads: 1, multi_pv: 1, move_overhead: Duration::from_millis(10) }
+    }
+}
+
+/// A score as protocols print it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Score {
+    Centipawns(i32),
+    /// Mate in this many moves (negative: being mated).
+    Mate(i32),
+}
+
+impl Score {
+    pub fn from_internal(s: i32) -> Score {
+        if s >= MATE_BOUND {
+            Score::Mate((MATE - s + 1) / 2)
+        } else if s <= -MATE_BOUND {
+            Score::Mate(-(MATE + s) / 2)
+        } else {
+            Score::Centipawns(s)
+        }
+    }
+}
+
+/// One line of progress: what UCI's `info` carries.
+#[derive(Clone, Debug)]
+pub struct Report {
+    pub depth: u32,
+    pub seldepth: usize,
+    pub multi_pv: usize,
+    pub score: Score,
+    pub nodes: u64,
+    pub nps: u64,
+    pub hashfull: u32,
+    pub time: Duration,
+    pub pv: Vec<String>,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Outcome {
+    pub best: Option<String>,
+    pub ponder: Option<String>,
+    pub score: Option<Score>,
+    pub nodes: u64,
+    pub depth: u32,
+}
+
+/// Searches `pos` within `limits`, calling `report` with each finished
+/// line of the main thread, and returns the best move. `shared.stop` ends
+/// it at once from another thread.
+pub fn search(pos: &AnyPosition, limits: &Limits, options: &Options, tt: &TranspositionTable, shared: &Shared, report: &(dyn Fn(&Report) + Sync)) -> Outcome {
+    with_position!(pos, p => search_generic(p, limits, options, tt, shared, report))
+}
+
+fn search_generic<B: Bitboard>(pos: &Position<B>, limits: &Limits, options: &Options, tt: &TranspositionTable, shared: &Shared, report: &(dyn Fn(&Report) + Sync)) -> Outcome {
+    shared.reset(limits.ponder);
+    tt.new_search();
+    let eval = EvalTables::new(pos.rules());
+    let deadline = limits.deadline(pos.side_to_move(), options.move_overhead);
+    let threads = options.threads.max(1);
+    std::thread::scope(|scope| {
+        for id in 1..threads {
+            let worker = Worker::new(pos.clone(), tt, &eval, shared, limits, deadline, false);
+            std::thread::Builder::new()
+                .stack_size(16 << 20)
+                .spawn_scoped(scope, move || helper(worker, id))
+                .expect("spawn a search thread");
+        }
+        let worker = Worker::new(pos.clone(), tt, &eval, shared, limits, deadline, true);
+        let outcome = main_thread(worker, limits, options, tt, shared, deadline, report);
+        shared.stop.store(true, Ordering::SeqCst);
+        outcome
+    })
+}
+
+/// A Lazy SMP helper: the same iterative deepening, one ply deeper on odd
+/// threads, reporting nothing; it only fills the shared table.
+fn helper<B: Bitboard>(mut w: Worker<B>, id: usize) {
+    if w.root_moves.is_empty() {
+        return;
+    }
+    let mut depth = 1 + (id % 2) as i32;
+    while !w.stopped && depth < search::MAX_PLY as i32 {
+        w.root(depth, -MATE - 1, MATE + 1);
+        depth += 1;
+    }
+    w.flush_nodes();
+}
+
+fn main_thread<B: Bitboard>(mut w: Worker<B>, limits: &Limits, options: &Options, tt: &TranspositionTable, shared: &Shared, deadline: time::Deadline, report: &(dyn Fn(&Report) + Sync)) -> Outcome {
+    let mut outcome = Outcome::default();
+    let max_depth = limits.depth.unwrap_or(search::MAX_PLY as u32 - 1).clamp(1, search::MAX_PLY as u32 - 1);
+    let lines_wanted = options.multi_pv.max(1).min(w.root_moves.len());
+    let mut best: Option<(Move, Vec<Move>)> = None;
+    let mut previous = 0;
+    'deepening: for depth in 1..=max_depth as i32 {
+        if w.root_moves.is_empty() {
+            break;
+        }
+        let mut chosen: Vec<Move> = Vec::new();
+        for line in 0..lines_wanted {
+            w.set_excluded(chosen.clone());
+            // Aspiration window around the last score, widened on failure.
+            let mut delta = 30;
+            let (mut alpha, mut beta) = if depth >= 5 && line == 0 { (previous - delta, previous + delta) } else { (-MATE - 1, MATE + 1) };
+            let score = loop {
+                let s = w.root(depth, alpha, beta);
+                if w.stopped {
+                    break s;
+                }
+                if s <= alpha {
+                    alpha = (alpha - delta).max(-MATE - 1);
+                } else if s >= beta {
+                    beta = (beta + delta).min(MATE + 1);
+                } else {
+                    break s;
+                }
+                delta *= 2;
+            };
+            let pv = w.principal_variation();
+            if w.stopped {
+                // An unfinished iteration still counts if its first line
+                // finished a better move than the last iteration's.
+                if line == 0 && !pv.is_empty() && score > previous && best.is_some() {
+                    best = Some((pv[0], pv));
+                }
+                break 'deepening;
+            }
+            let Some(&first) = pv.first() else { break 'deepening };
+            chosen.push(first);
+            if line == 0 {
+                previous = score;
+                best = Some((first, pv.clone()));
+                outcome.score = Some(Score::from_internal(score));
+                outcome.depth = depth as u32;
+            }
+            w.flush_nodes();
+            let elapsed = shared.elapsed();
+            let nodes = shared.nodes.load(Ordering::Relaxed);
+            let mut text = Vec::with_capacity(pv.len());
+            let mut p = w.pos.clone();
+            for &m in &pv {
+                text.push(p.move_text(m));
+                p.make(m);
+            }
+            report(&Report {
+                depth: depth as u32,
+                seldepth: w.seldepth,
+                multi_pv: line + 1,
+                score: Score::from_internal(score),
+                nodes,
+                nps: (nodes as f64 / elapsed.as_secs_f64().max(1e-6)) as u64,
+                hashfull: tt.hashfull(),
+                time: elapsed,
+                pv: text,
+            });
+        }
+        if let (Some(mate), Some(Score::Mate(m))) = (limits.mate, outcome.score) {
+            if m > 0 && m as u32 <= mate {
+                break;
+            }
+        }
+        if !shared.pondering.load(Ordering::Relaxed) {
+            if let Some(soft) = deadline.soft {
+                if shared.elapsed() >= soft {
+                    break;
+                }
+            }
+        }
+    }
+    // `go infinite` and `go ponder` wait for `stop` (or `ponderhit`).
+    while (limits.infinite || shared.pondering.load(Ordering::Relaxed)) && !shared.stop.load(Ordering::Relaxed) {
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    w.flush_nodes();
+    // With no finished iteration (stopped at once), any legal move beats none.
+    let (best_move, pv) = best.unwrap_or_else(|| (w.root_moves.first().copied().unwrap_or(Move::NULL), Vec::new()));
+    if best_move.kind != protean_rules::MoveKind::Null {
+        outcome.best = Some(w.pos.move_text(best_move));
+        let reply = w.ponder_move(best_move, &pv);
+        if let Some(r) = reply {
+            let mut p = w.pos.clone();
+            p.make(best_move);
+            outcome.ponder = Some(p.move_text(r));
+        }
+    }
+    outcome.nodes = shared.nodes.load(Ordering::Relaxed);
+    outcome
+}

@@ -1,0 +1,384 @@
+//! UCI, with the variant extensions Fairy-Stockfish made common
+//! (`UCI_Variant`, an `info string` with a variant's start position).
+//!
+//! Commands are parsed here rather than with vampirc-uci: that crate only
+//! knows squares a1..h8 and its lenient parser silently drops a move it
+//! cannot read (`position startpos moves e2e4 i8i9` comes back with one
+//! move), so a Perfect Chess game would desynchronise without a word. The
+//! test `vampirc_uci_drops_variant_moves` in `tests/uci.rs` shows it. Here
+//! every token is read against the current variant's rules, and a line
+//! with any bad token is refused whole with an `info string`.
+
+use crate::output::Output;
+use protean_rules::{variants, AnyPosition, AnyRules};
+use protean_search::{search, Limits, Options, Score, Shared, TranspositionTable};
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+const DEFAULT_HASH_MIB: usize = 16;
+const MAX_HASH_MIB: usize = 65_536;
+
+/// Whether the loop goes on after a command.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Flow {
+    Continue,
+    Quit,
+}
+
+pub struct Uci {
+    out: Output,
+    rules: AnyRules,
+    position: AnyPosition,
+    options: Options,
+    hash_mib: usize,
+    ponder: bool,
+    tt: Arc<TranspositionTable>,
+    shared: Arc<Shared>,
+    searching: Option<JoinHandle<()>>,
+}
+
+/// The UCI name of a variant: standard chess is `chess`, as
+/// Fairy-Stockfish and python-chess call it.
+fn uci_name(variant: &str) -> &str {
+    if variant == "standard" {
+        "chess"
+    } else {
+        variant
+    }
+}
+
+impl Uci {
+    pub fn new(out: Output) -> Uci {
+        let rules = AnyRules::by_name("standard").expect("standard chess exists");
+        let position = rules.start();
+        Uci {
+            out,
+            rules,
+            position,
+            options: Options::default(),
+            hash_mib: DEFAULT_HASH_MIB,
+            ponder: false,
+            tt: Arc::new(TranspositionTable::new(DEFAULT_HASH_MIB)),
+            shared: Arc::new(Shared::default()),
+            searching: None,
+        }
+    }
+
+    fn info_string(&self, text: &str) {
+        self.out.line(&format!("info string {text}"));
+    }
+
+    /// Handles one line of input.
+    pub fn handle(&mut self, line: &str) -> Flow {
+        let tokens: Vec<&str> = line.split_whitespace().collect();
+        let Some((&command, args)) = tokens.split_first() else { return Flow::Continue };
+        match command {
+            "uci" => self.identify(),
+            "isready" => self.out.line("readyok"),
+            "ucinewgame" => {
+                self.wait_for_search();
+                self.tt.clear();
+            }
+            "setoption" => self.set_option(args),
+            "position" => self.set_position(args),
+            "go" => self.go(args),
+            "stop" => self.stop(),
+            "ponderhit" => self.shared.ponderhit(),
+            "d" => self.display(),
+            "quit" => {
+                self.stop();
+                return Flow::Quit;
+            }
+            _ => self.info_string(&format!("unknown command '{}'", line.trim())),
+        }
+        Flow::Continue
+    }
+
+    fn identify(&self) {
+        self.out.line(&format!("id name Protean {}", env!("CARGO_PKG_VERSION")));
+        self.out.line("id author the Protean developers");
+        self.out.line("option name Threads type spin default 1 min 1 max 256");
+        self.out.line(&format!("option name Hash type spin default {DEFAULT_HASH_MIB} min 1 max {MAX_HASH_MIB}"));
+        self.out.line("option name Clear Hash type button");
+        self.out.line("option name Ponder type check default false");
+        self.out.line("option name MultiPV type spin default 1 min 1 max 256");
+        self.out.line("option name Move Overhead type spin default 10 min 0 max 5000");
+        let vars: String = variants::NAMES.iter().map(|v| format!(" var {}", uci_name(v))).collect();
+        self.out.line(&format!("option name UCI_Variant type combo default chess{vars}"));
+        self.out.line("uciok");
+    }
+
+    fn set_option(&mut self, args: &[&str]) {
+        // setoption name <name words> [value <value words>]
+        let text = args.join(" ");
+        let Some(rest) = text.strip_prefix("name ") else {
+            return self.info_string("setoption needs 'name'");
+        };
+        let (name, value) = match rest.split_once(" value ") {
+            Some((n, v)) => (n.trim(), Some(v.trim())),
+            None => (rest.trim(), None),
+        };
+        self.wait_for_search();
+        let number = |min: usize, max: usize| -> Result<usize, String> {
+            let v = value.ok_or_else(|| format!("option '{name}' needs a value"))?;
+            match v.parse::<usize>() {
+                Ok(n) if (min..=max).contains(&n) => Ok(n),
+                _ => Err(format!("option '{name}' takes a number from {min} to {max}, not '{v}'")),
+            }
+        };
+        let result: Result<(), String> = match name.to_ascii_lowercase().as_str() {
+            "hash" => number(1, MAX_HASH_MIB).map(|n| {
+                self.hash_mib = n;
+                self.tt = Arc::new(TranspositionTable::new(n));
+            }),
+            "threads" => number(1, 256).map(|n| self.options.threads = n),
+            "multipv" => number(1, 256).map(|n| self.options.multi_pv = n),
+            "move overhead" => number(0, 5000).map(|n| self.options.move_overhead = Duration::from_millis(n as u64)),
+            "clear hash" => {
+                self.tt.clear();
+                Ok(())
+            }
+            "ponder" => match value {
+                Some("true") => {
+                    self.ponder = true;
+                    Ok(())
+                }
+                Some("false") => {
+                    self.ponder = false;
+                    Ok(())
+                }
+                _ => Err("option 'Ponder' is true or false".into()),
+            },
+            "uci_variant" => {
+                let v = value.unwrap_or("");
+                match AnyRules::by_name(v) {
+                    Ok(rules) => {
+                        self.position = rules.start();
+                        self.rules = rules;
+                        let variant = self.rules.variant();
+                        let g = variant.geometry;
+                        if variant.name != "standard" {
+                            self.info_string(&format!(
+                                "variant {} files {} ranks {} pocket 0 template fairy startpos {}",
+                                uci_name(&variant.name),
+                                g.width(),
+                                g.height(),
+                                variant.start_fen
+                            ));
+                        }
+                        Ok(())
+                    }
+                    Err(e) => Err(e.to_string()),
+                }
+            }
+            _ => Err(format!("unknown option '{name}'")),
+        };
+        if let Err(e) = result {
+            self.info_string(&e);
+        }
+    }
+
+    /// `position startpos|fen F [moves M...]`: the whole line is checked
+    /// first, and on any error the previous position stays.
+    fn set_position(&mut self, args: &[&str]) {
+        match self.parse_position(args) {
+            Ok(pos) => {
+                self.wait_for_search();
+                self.position = pos;
+            }
+            Err(e) => self.info_string(&format!("{e}; position unchanged")),
+        }
+    }
+
+    fn parse_position(&self, args: &[&str]) -> Result<AnyPosition, String> {
+        let moves_at = args.iter().position(|&t| t == "moves").unwrap_or(args.len());
+        let mut pos = match args.first() {
+            Some(&"startpos") if moves_at == 1 => self.rules.start(),
+            Some(&"startpos") => return Err(format!("unexpected '{}' after startpos", args[1])),
+            Some(&"fen") => self.rules.from_fen(&args[1..moves_at].join(" ")).map_err(|e| e.to_string())?,
+            Some(other) => return Err(format!("position takes 'startpos' or 'fen', not '{other}'")),
+            None => return Err("position needs 'startpos' or 'fen'".into()),
+        };
+        for (i, m) in args.iter().skip(moves_at + 1).enumerate() {
+            pos.play(m).map_err(|e| format!("{e} (move {} of the list)", i + 1))?;
+        }
+        Ok(pos)
+    }
+
+    fn go(&mut self, args: &[&str]) {
+        if args.first() == Some(&"perft") {
+            return self.perft(args.get(1).copied());
+        }
+        let limits = match parse_go(args, &self.position) {
+            Ok(l) => l,
+            Err(e) => return self.info_string(&e),
+        };
+        self.wait_for_search();
+        let pos = self.position.clone();
+        let (out, tt, shared, options) = (self.out.clone(), self.tt.clone(), self.shared.clone(), self.options.clone());
+        let handle = std::thread::Builder::new()
+            .name("search".into())
+            .stack_size(16 << 20)
+            .spawn(move || {
+                let report = |r: &protean_search::Report| {
+                    let score = match r.score {
+                        Score::Centipawns(cp) => format!("cp {cp}"),
+                        Score::Mate(m) => format!("mate {m}"),
+                    };
+                    out.line(&format!(
+                        "info depth {} seldepth {} multipv {} score {} nodes {} nps {} hashfull {} time {} pv {}",
+                        r.depth,
+                        r.seldepth,
+                        r.multi_pv,
+                        score,
+                        r.nodes,
+                        r.nps,
+                        r.hashfull,
+                        r.time.as_millis(),
+                        r.pv.join(" ")
+                    ));
+                };
+                let outcome = search(&pos, &limits, &options, &tt, &shared, &report);
+                match (outcome.best, outcome.ponder) {
+                    (Some(best), Some(ponder)) => out.line(&format!("bestmove {best} ponder {ponder}")),
+                    (Some(best), None) => out.line(&format!("bestmove {best}")),
+                    // No legal move: UCI's convention for "none".
+                    (None, _) => out.line("bestmove (none)"),
+                }
+            })
+            .expect("spawn the search thread");
+        self.searching = Some(handle);
+    }
+
+    fn perft(&mut self, depth: Option<&str>) {
+        let Some(depth) = depth.and_then(|d| d.parse::<u32>().ok()) else {
+            return self.info_string("go perft needs a depth");
+        };
+        self.wait_for_search();
+        let divide = self.position.divide(depth);
+        for (m, n) in &divide {
+            self.out.line(&format!("{m}: {n}"));
+        }
+        let total: u64 = if depth == 0 { 1 } else { divide.iter().map(|(_, n)| n).sum() };
+        self.out.line("");
+        self.out.line(&format!("Nodes searched: {total}"));
+    }
+
+    fn display(&self) {
+        let fen = self.position.fen();
+        let variant = self.position.variant();
+        let g = variant.geometry;
+        let placement = fen.split(' ').next().unwrap_or("");
+        let border = format!(" +{}", "---+".repeat(g.width()));
+        self.out.line("");
+        self.out.line(&border);
+        for (i, rank) in placement.split('/').enumerate() {
+            let mut cells = Vec::new();
+            let mut digits = String::new();
+            for c in rank.chars().chain(std::iter::once('|')) {
+                if c.is_ascii_digit() {
+                    digits.push(c);
+                    continue;
+                }
+                if let Ok(n) = digits.parse::<usize>() {
+                    cells.extend(std::iter::repeat_n(' ', n));
+                }
+                digits.clear();
+                if c != '|' {
+                    cells.push(c);
+                }
+            }
+            let row: String = cells.iter().map(|c| format!(" {c} |")).collect();
+            self.out.line(&format!(" |{row} {}", g.height() - i));
+            self.out.line(&border);
+        }
+        let files: String = (0..g.width()).map(|f| format!("   {}", (b'a' + f as u8) as char)).collect();
+        self.out.line(&files);
+        self.out.line("");
+        self.out.line(&format!("Fen: {fen}"));
+    }
+
+    fn stop(&mut self) {
+        self.shared.stop.store(true, Ordering::SeqCst);
+        self.shared.pondering.store(false, Ordering::SeqCst);
+        self.join_search();
+    }
+
+    /// Lets a running search finish by its own limits.
+    fn wait_for_search(&mut self) {
+        if self.searching.as_ref().is_some_and(|h| !h.is_finished()) && !self.shared.stop.load(Ordering::SeqCst) {
+            // An infinite or pondering search would never finish by itself.
+            if self.shared.pondering.load(Ordering::SeqCst) {
+                self.stop();
+                return;
+            }
+        }
+        self.join_search();
+    }
+
+    fn join_search(&mut self) {
+        if let Some(h) = self.searching.take() {
+            let _ = h.join();
+        }
+    }
+
+    /// For tests and tools: the current position.
+    pub fn position(&self) -> &AnyPosition {
+        &self.position
+    }
+}
+
+/// Reads `go`'s parameters; an unknown word or a bad number is an error.
+fn parse_go(args: &[&str], pos: &AnyPosition) -> Result<Limits, String> {
+    let mut limits = Limits::default();
+    let mut i = 0;
+    let ms = |v: Option<&&str>, name: &str| -> Result<Duration, String> {
+        // GUIs may send negative times when a clock has run out.
+        let v = v.ok_or_else(|| format!("go {name} needs a number"))?;
+        v.parse::<i64>().map(|n| Duration::from_millis(n.max(0) as u64)).map_err(|_| format!("go {name}: '{v}' is not a number"))
+    };
+    let count = |v: Option<&&str>, name: &str| -> Result<u64, String> {
+        let v = v.ok_or_else(|| format!("go {name} needs a number"))?;
+        v.parse::<u64>().map_err(|_| format!("go {name}: '{v}' is not a number"))
+    };
+    while i < args.len() {
+        let next = args.get(i + 1);
+        match args[i] {
+            "wtime" => limits.time[0] = Some(ms(next, "wtime")?),
+            "btime" => limits.time[1] = Some(ms(next, "btime")?),
+            "winc" => limits.increment[0] = ms(next, "winc")?,
+            "binc" => limits.increment[1] = ms(next, "binc")?,
+            "movestogo" => limits.moves_to_go = Some(count(next, "movestogo")? as u32),
+            "depth" => limits.depth = Some(count(next, "depth")? as u32),
+            "nodes" => limits.nodes = Some(count(next, "nodes")?),
+            "mate" => limits.mate = Some(count(next, "mate")? as u32),
+            "movetime" => limits.movetime = Some(ms(next, "movetime")?),
+            "infinite" => {
+                limits.infinite = true;
+                i += 1;
+                continue;
+            }
+            "ponder" => {
+                limits.ponder = true;
+                i += 1;
+                continue;
+            }
+            "searchmoves" => {
+                let mut p = pos.clone();
+                let legal = p.legal_moves();
+                for m in &args[i + 1..] {
+                    if !legal.iter().any(|l| l == m) {
+                        return Err(format!("searchmoves: '{m}' is not a legal move here"));
+                    }
+                    limits.search_moves.push(m.to_string());
+                }
+                break;
+            }
+            other => return Err(format!("go: unknown parameter '{other}'")),
+        }
+        i += 2;
+    }
+    Ok(limits)
+}

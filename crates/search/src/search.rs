@@ -1,0 +1,454 @@
+//! One search thread: iterative deepening over principal variation search
+//! with aspiration windows, quiescence search with static exchange
+//! pruning, check extension, null-move pruning, late move reductions,
+//! killer and history ordering, mate distance pruning, and draws by
+//! repetition, the move counter and material inside the tree.
+//!
+//! Lazy SMP: every thread runs this same search on its own copy of the
+//! position; they share only the transposition table and the stop flag,
+//! and helpers start at staggered depths so they explore different trees.
+
+use crate::evaluate::{evaluate, EvalTables};
+use crate::see::see;
+use crate::time::{Deadline, Limits};
+use crate::tt::{Bound, Entry, PackedMove, TranspositionTable};
+use crate::Shared;
+use protean_rules::moves::NO_PROMOTION;
+use protean_rules::variant::Role;
+use protean_rules::{Bitboard, Move, MoveList, Position};
+use std::sync::atomic::Ordering;
+
+pub const MAX_PLY: usize = 128;
+pub const MATE: i32 = 30_000;
+/// Scores beyond this are mates (in at most `MATE - score` plies).
+pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
+const INFINITY: i32 = MATE + 1;
+
+pub(crate) struct Worker<'a, B: Bitboard> {
+    pub pos: Position<B>,
+    tt: &'a TranspositionTable,
+    eval: &'a EvalTables<B>,
+    shared: &'a Shared,
+    limits: &'a Limits,
+    deadline: Deadline,
+    pub main: bool,
+    pub nodes: u64,
+    unreported_nodes: u64,
+    pub seldepth: usize,
+    killers: Vec<[Option<Move>; 2]>,
+    history: Vec<i32>,
+    lists: Vec<MoveList>,
+    pv: Vec<Vec<Move>>,
+    pub root_moves: Vec<Move>,
+    /// Root moves already given a line in this iteration (MultiPV).
+    excluded: Vec<Move>,
+    pub stopped: bool,
+    lmr: Vec<[u8; 64]>,
+}
+
+fn pack(m: Move) -> PackedMove {
+    PackedMove { from: m.from, to: m.to, promotion: m.promotion }
+}
+
+fn to_tt(score: i32, ply: usize) -> i16 {
+    let s = if score >= MATE_BOUND {
+        score + ply as i32
+    } else if score <= -MATE_BOUND {
+        score - ply as i32
+    } else {
+        score
+    };
+    s as i16
+}
+
+fn from_tt(score: i16, ply: usize) -> i32 {
+    let s = score as i32;
+    if s >= MATE_BOUND {
+        s - ply as i32
+    } else if s <= -MATE_BOUND {
+        s + ply as i32
+    } else {
+        s
+    }
+}
+
+impl<'a, B: Bitboard> Worker<'a, B> {
+    pub fn new(pos: Position<B>, tt: &'a TranspositionTable, eval: &'a EvalTables<B>, shared: &'a Shared, limits: &'a Limits, deadline: Deadline, main: bool) -> Self {
+        let cells = pos.rules().geometry.cells();
+        let mut root = MoveList::new();
+        let mut p = pos;
+        p.legal_moves(&mut root);
+        let mut root_moves: Vec<Move> = root.to_vec();
+        if !limits.search_moves.is_empty() {
+            root_moves.retain(|&m| limits.search_moves.contains(&p.move_text(m)));
+        }
+        let lmr = (0..64)
+            .map(|d| {
+                let mut row = [0u8; 64];
+                for (n, r) in row.iter_mut().enumerate() {
+                    if d > 0 && n > 0 {
+                        *r = (0.75 + (d as f64).ln() * (n as f64).ln() / 2.25) as u8;
+                    }
+                }
+                row
+            })
+            .collect();
+        Worker {
+            pos: p,
+            tt,
+            eval,
+            shared,
+            limits,
+            deadline,
+            main,
+            nodes: 0,
+            unreported_nodes: 0,
+            seldepth: 0,
+            killers: vec![[None; 2]; MAX_PLY + 1],
+            history: vec![0; 2 * cells * cells],
+            lists: (0..=MAX_PLY).map(|_| MoveList::new()).collect(),
+            pv: vec![Vec::new(); MAX_PLY + 1],
+            root_moves,
+            excluded: Vec::new(),
+            stopped: false,
+            lmr,
+        }
+    }
+
+    /// Counts a node and, every 1024, publishes the count and looks at the
+    /// stop flag and the clock (the main thread only), so `stop` and time
+    /// limits act within microseconds.
+    #[inline]
+    fn count_node(&mut self) {
+        self.nodes += 1;
+        self.unreported_nodes += 1;
+        if let Some(limit) = self.limits.nodes {
+            if self.main && self.shared.nodes.load(Ordering::Relaxed) + self.unreported_nodes >= limit {
+                self.shared.stop.store(true, Ordering::Relaxed);
+            }
+        }
+        if self.unreported_nodes >= 1024 {
+            self.flush_nodes();
+            if self.main && !self.shared.pondering.load(Ordering::Relaxed) {
+                if let Some(hard) = self.deadline.hard {
+                    if self.shared.elapsed() >= hard {
+                        self.shared.stop.store(true, Ordering::Relaxed);
+                    }
+                }
+            }
+        }
+        if self.shared.stop.load(Ordering::Relaxed) {
+            self.stopped = true;
+        }
+    }
+
+    pub fn flush_nodes(&mut self) {
+        self.shared.nodes.fetch_add(self.unreported_nodes, Ordering::Relaxed);
+        self.unreported_nodes = 0;
+    }
+
+    fn history_index(&self, m: Move) -> usize {
+        let cells = self.pos.rules().geometry.cells();
+        (self.pos.side_to_move() as usize * cells + m.from()) * cells + m.to()
+    }
+
+    fn is_quiet(m: Move) -> bool {
+        !m.is_capture() && m.promotion.eq(&NO_PROMOTION)
+    }
+
+    /// Ordering score: hash move, winning and equal captures (most valuable
+    /// victim, least valuable attacker), promotions, killers, history,
+    /// losing captures last.
+    fn order_score(&self, m: Move, tt_move: Option<PackedMove>, ply: usize) -> i32 {
+        if Some(pack(m)) == tt_move {
+            return 3_000_000;
+        }
+        if let Some(cell) = m.capture_cell() {
+            let victim = self.pos.piece_at(cell).map_or(0, |p| self.eval.value(p.kind()));
+            let attacker = self.pos.piece_at(m.from()).map_or(0, |p| self.eval.value(p.kind()));
+            let mvv_lva = victim * 16 - attacker / 16;
+            if attacker <= victim || see(&self.pos, m, self.eval) >= 0 {
+                return 2_000_000 + mvv_lva;
+            }
+            return -1_000_000 + mvv_lva;
+        }
+        if let Some(k) = m.promotion() {
+            return 1_900_000 + self.eval.value(k);
+        }
+        if self.killers[ply][0] == Some(m) {
+            return 1_800_000;
+        }
+        if self.killers[ply][1] == Some(m) {
+            return 1_799_000;
+        }
+        self.history[self.history_index(m)]
+    }
+
+    fn has_pieces_beyond_pawns(&self) -> bool {
+        let rules = self.pos.rules();
+        let us = self.pos.side_to_move();
+        (0..rules.piece_types).any(|k| rules.roles[k] == Role::Other && self.pos.pieces_of(us, k).any())
+    }
+
+    /// Searches the root to `depth` inside (alpha, beta); the line found is
+    /// in `self.pv[0]`.
+    pub fn root(&mut self, depth: i32, alpha: i32, beta: i32) -> i32 {
+        self.negamax(alpha, beta, depth, 0, true, false)
+    }
+
+    fn negamax(&mut self, mut alpha: i32, mut beta: i32, depth: i32, ply: usize, pv_node: bool, can_null: bool) -> i32 {
+        self.pv[ply].clear();
+        if ply > 0 {
+            if self.stopped {
+                return 0;
+            }
+            if self.pos.draw_by_rule().is_some() {
+                return 0;
+            }
+            // Mate distance pruning: no line here can beat a shorter mate.
+            alpha = alpha.max(-MATE + ply as i32);
+            beta = beta.min(MATE - ply as i32 - 1);
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+        if depth <= 0 || ply >= MAX_PLY {
+            return self.quiescence(alpha, beta, ply);
+        }
+        self.count_node();
+        self.seldepth = self.seldepth.max(ply);
+        let in_check = self.pos.in_check();
+        let key = self.pos.key();
+        let entry = self.tt.probe(key);
+        let tt_move = entry.and_then(|e| e.mv);
+        if let Some(e) = entry {
+            if !pv_node && e.depth as i32 >= depth {
+                let s = from_tt(e.score, ply);
+                let cut = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s >= beta,
+                    Bound::Upper => s <= alpha,
+                };
+                if cut {
+                    return s;
+                }
+            }
+        }
+        let static_eval = if in_check { -INFINITY } else { evaluate(&self.pos, self.eval) };
+
+        if !pv_node && !in_check && ply > 0 {
+            // Reverse futility: far above beta at low depth, stay there.
+            if depth <= 4 && static_eval - 110 * depth >= beta && static_eval < MATE_BOUND {
+                return static_eval;
+            }
+            // Null move: if passing still holds beta, a real move will too
+            // (not with pawns only, where zugzwang is common).
+            if can_null && depth >= 3 && static_eval >= beta && self.has_pieces_beyond_pawns() {
+                let r = 3 + depth / 4;
+                self.pos.make(Move::NULL);
+                let score = -self.negamax(-beta, -beta + 1, depth - 1 - r, ply + 1, false, false);
+                self.pos.unmake();
+                if self.stopped {
+                    return 0;
+                }
+                if score >= beta {
+                    return if score >= MATE_BOUND { beta } else { score };
+                }
+            }
+        }
+
+        let mut moves = std::mem::take(&mut self.lists[ply]);
+        self.pos.legal_moves(&mut moves);
+        if ply == 0 {
+            let roots = &self.root_moves;
+            let excluded = &self.excluded;
+            let mut i = 0;
+            while i < moves.len() {
+                if !roots.contains(&moves[i]) || excluded.contains(&moves[i]) {
+                    moves.swap_remove(i);
+                } else {
+                    i += 1;
+                }
+            }
+        }
+        if moves.is_empty() {
+            self.lists[ply] = moves;
+            return if ply == 0 && !self.excluded.is_empty() { -INFINITY } else if in_check { -MATE + ply as i32 } else { 0 };
+        }
+        let mut scores: Vec<i32> = moves.iter().map(|&m| self.order_score(m, tt_move, ply)).collect();
+
+        let original_alpha = alpha;
+        let mut best = -INFINITY;
+        let mut best_move = None;
+        let mut quiets_tried: Vec<Move> = Vec::new();
+        for n in 0..moves.len() {
+            // Selection sort: the next best-ordered move.
+            let mut pick = n;
+            for j in n + 1..moves.len() {
+                if scores[j] > scores[pick] {
+                    pick = j;
+                }
+            }
+            scores.swap(n, pick);
+            moves.swap(n, pick);
+            let m = moves[n];
+            let quiet = Self::is_quiet(m);
+
+            // Late move pruning: at low depth, quiet moves far down the
+            // ordered list rarely matter.
+            if !pv_node && !in_check && quiet && depth <= 3 && n >= 4 + 4 * depth as usize * depth as usize && best > -MATE_BOUND {
+                continue;
+            }
+
+            self.pos.make(m);
+            let gives_check = self.pos.in_check();
+            let extension = i32::from(gives_check);
+            let new_depth = depth - 1 + extension;
+            let score = if n == 0 {
+                -self.negamax(-beta, -alpha, new_depth, ply + 1, pv_node, true)
+            } else {
+                let mut r = 0;
+                if depth >= 3 && n >= 2 + usize::from(pv_node) && quiet && !in_check && !gives_check {
+                    r = self.lmr[(depth as usize).min(63)][n.min(63)] as i32;
+                    if pv_node {
+                        r -= 1;
+                    }
+                    if self.killers[ply].contains(&Some(m)) {
+                        r -= 1;
+                    }
+                    r = r.clamp(0, new_depth - 1);
+                }
+                let mut s = -self.negamax(-alpha - 1, -alpha, new_depth - r, ply + 1, false, true);
+                if s > alpha && r > 0 {
+                    s = -self.negamax(-alpha - 1, -alpha, new_depth, ply + 1, false, true);
+                }
+                if s > alpha && s < beta && pv_node {
+                    s = -self.negamax(-beta, -alpha, new_depth, ply + 1, true, true);
+                }
+                s
+            };
+            self.pos.unmake();
+            if self.stopped {
+                self.lists[ply] = moves;
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    best_move = Some(m);
+                    let (head, tail) = self.pv.split_at_mut(ply + 1);
+                    head[ply].clear();
+                    head[ply].push(m);
+                    head[ply].extend_from_slice(&tail[0]);
+                    if score >= beta {
+                        if quiet {
+                            if self.killers[ply][0] != Some(m) {
+                                self.killers[ply][1] = self.killers[ply][0];
+                                self.killers[ply][0] = Some(m);
+                            }
+                            let bonus = (depth * depth).min(400);
+                            let i = self.history_index(m);
+                            self.history[i] += bonus - self.history[i] * bonus / 16384;
+                            for &q in &quiets_tried {
+                                let j = self.history_index(q);
+                                self.history[j] -= bonus + self.history[j] * bonus / 16384;
+                            }
+                        }
+                        break;
+                    }
+                }
+            }
+            if quiet {
+                quiets_tried.push(m);
+            }
+        }
+        self.lists[ply] = moves;
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt.store(key, Entry { mv: best_move.map(pack), score: to_tt(best, ply), depth: depth.clamp(0, 255) as u8, bound });
+        best
+    }
+
+    fn quiescence(&mut self, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        self.pv[ply].clear();
+        self.count_node();
+        if self.stopped {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        let in_check = self.pos.in_check();
+        let stand_pat = if in_check { -INFINITY } else { evaluate(&self.pos, self.eval) };
+        if ply >= MAX_PLY {
+            return if in_check { 0 } else { stand_pat };
+        }
+        if stand_pat >= beta {
+            return stand_pat;
+        }
+        alpha = alpha.max(stand_pat);
+        let mut moves = std::mem::take(&mut self.lists[ply]);
+        self.pos.legal_captures(&mut moves);
+        if moves.is_empty() {
+            self.lists[ply] = moves;
+            return if in_check { -MATE + ply as i32 } else { stand_pat };
+        }
+        let mut order: Vec<(i32, Move)> = moves.iter().map(|&m| (self.order_score(m, None, ply), m)).collect();
+        order.sort_unstable_by(|a, b| b.0.cmp(&a.0));
+        let mut best = stand_pat;
+        for (_, m) in order {
+            if !in_check && m.is_capture() {
+                // Delta pruning, then losing exchanges are not looked at.
+                let victim = m.capture_cell().and_then(|c| self.pos.piece_at(c)).map_or(0, |p| self.eval.value(p.kind()));
+                if m.promotion.eq(&NO_PROMOTION) && stand_pat + victim + 200 < alpha {
+                    continue;
+                }
+                if see(&self.pos, m, self.eval) < 0 {
+                    continue;
+                }
+            }
+            self.pos.make(m);
+            let score = -self.quiescence(-beta, -alpha, ply + 1);
+            self.pos.unmake();
+            if self.stopped {
+                break;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        self.lists[ply] = moves;
+        best
+    }
+
+    pub fn principal_variation(&self) -> Vec<Move> {
+        self.pv[0].clone()
+    }
+
+    pub fn set_excluded(&mut self, excluded: Vec<Move>) {
+        self.excluded = excluded;
+    }
+
+    /// The reply the engine expects after `best`, from the PV or the table.
+    pub fn ponder_move(&mut self, best: Move, pv: &[Move]) -> Option<Move> {
+        if let Some(&m) = pv.get(1) {
+            return Some(m);
+        }
+        self.pos.make(best);
+        let reply = self.tt.probe(self.pos.key()).and_then(|e| e.mv).and_then(|p| {
+            self.pos.legal_move_list().into_iter().find(|&m| pack(m) == p)
+        });
+        self.pos.unmake();
+        reply
+    }
+}

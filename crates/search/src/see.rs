@@ -1,0 +1,52 @@
+//! Static exchange evaluation: the material outcome of the capture
+//! sequence on one cell, each side recapturing with its least valuable
+//! attacker and free to stop. Attackers are recomputed after each capture,
+//! so pieces behind the first attacker (x-rays) join in, for any rider.
+
+use crate::evaluate::EvalTables;
+use protean_rules::variant::Role;
+use protean_rules::{Bitboard, Move, Position};
+
+pub fn see<B: Bitboard>(pos: &Position<B>, m: Move, t: &EvalTables<B>) -> i32 {
+    let Some(capture_cell) = m.capture_cell() else {
+        return 0;
+    };
+    let rules = pos.rules();
+    let to = m.to();
+    let mut occupied = pos.occupied() ^ B::cell(m.from()) ^ B::cell(capture_cell) | B::cell(to);
+    let mut gain = [0i32; 64];
+    gain[0] = pos.piece_at(capture_cell).map_or(0, |p| t.value(p.kind()));
+    let mover = pos.piece_at(m.from()).expect("a move starts on a piece");
+    let mut on_square = m.promotion().map_or(t.value(mover.kind()), |k| t.value(k));
+    let mut side = !mover.color();
+    let mut d = 0;
+    // Kinds from least to most valuable, the king last.
+    let mut order: Vec<usize> = (0..rules.piece_types).collect();
+    order.sort_by_key(|&k| if rules.roles[k] == Role::Royal { i32::MAX } else { t.value(k) });
+    loop {
+        let attackers = pos.attackers_to(to, occupied) & occupied;
+        let mine = attackers & pos.pieces(side);
+        if mine.is_empty() || d + 1 >= gain.len() {
+            break;
+        }
+        let kind = *order.iter().find(|&&k| (mine & pos.kind_bb(k)).any()).expect("an attacker has a kind");
+        // A king may not take a defended piece.
+        if rules.roles[kind] == Role::Royal && (attackers & pos.pieces(!side)).any() {
+            break;
+        }
+        d += 1;
+        gain[d] = on_square - gain[d - 1];
+        if (-gain[d - 1]).max(gain[d]) < 0 {
+            break;
+        }
+        let from = (mine & pos.kind_bb(kind)).lowest();
+        occupied ^= B::cell(from);
+        on_square = t.value(kind);
+        side = !side;
+    }
+    while d > 0 {
+        gain[d - 1] = -(-gain[d - 1]).max(gain[d]);
+        d -= 1;
+    }
+    gain[0]
+}

@@ -1,0 +1,215 @@
+//! The transposition table, shared by all search threads without locks.
+//!
+//! Each entry is two `AtomicU64`s: the data word and the key XOR the data
+//! word (Hyatt and Mann's lockless hashing). A reader accepts an entry only
+//! if `key_word ^ data == key`; an entry torn by two threads writing at
+//! once fails that test and reads as a miss, so no lock is needed and a
+//! torn write costs one lost entry, never a wrong move.
+//!
+//! Entries sit in clusters of four (64 bytes, one cache line). A store
+//! replaces the entry with the same key, else the one whose depth, less
+//! eight plies per search generation of age, is lowest.
+//!
+//! A concurrent hash map (dashmap) is the wrong tool here: it locks shards,
+//! allocates per insert, never forgets (no replacement, so memory is not
+//! bounded by `Hash`) and has no `hashfull`; `benches/tt.rs` measures it
+//! against this table.
+
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
+
+/// How a stored score bounds the true score.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    Exact = 1,
+    Lower = 2,
+    Upper = 3,
+}
+
+/// A move as the table keeps it: its cells and promotion. The search
+/// finds the full move among the position's legal moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PackedMove {
+    pub from: u8,
+    pub to: u8,
+    pub promotion: u8,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Entry {
+    pub mv: Option<PackedMove>,
+    pub score: i16,
+    pub depth: u8,
+    pub bound: Bound,
+}
+
+const CLUSTER: usize = 4;
+
+#[derive(Default)]
+struct Slot {
+    key: AtomicU64,
+    data: AtomicU64,
+}
+
+pub struct TranspositionTable {
+    slots: Vec<Slot>,
+    clusters: usize,
+    generation: AtomicU8,
+}
+
+// data layout: from 8 | to 8 | promotion 8 | has move 1 | bound 2 |
+// generation 5 | depth 8 | score 16, and 8 bits spare.
+fn pack(e: &Entry, generation: u8) -> u64 {
+    let (from, to, promo, has) = match e.mv {
+        Some(m) => (m.from as u64, m.to as u64, m.promotion as u64, 1u64),
+        None => (0, 0, 0, 0),
+    };
+    from | to << 8
+        | promo << 16
+        | has << 24
+        | (e.bound as u64) << 25
+        | ((generation & 31) as u64) << 27
+        | (e.depth as u64) << 32
+        | (e.score as u16 as u64) << 40
+}
+
+fn unpack(d: u64) -> Entry {
+    let bound = match (d >> 25) & 3 {
+        1 => Bound::Exact,
+        2 => Bound::Lower,
+        _ => Bound::Upper,
+    };
+    Entry {
+        mv: ((d >> 24) & 1 == 1).then_some(PackedMove { from: d as u8, to: (d >> 8) as u8, promotion: (d >> 16) as u8 }),
+        bound,
+        depth: (d >> 32) as u8,
+        score: (d >> 40) as u16 as i16,
+    }
+}
+
+fn generation_of(d: u64) -> u8 {
+    ((d >> 27) & 31) as u8
+}
+
+impl TranspositionTable {
+    /// A table of about `mib` mebibytes (at least one cluster).
+    pub fn new(mib: usize) -> TranspositionTable {
+        let bytes = mib.max(1) * 1024 * 1024;
+        let clusters = (bytes / (CLUSTER * std::mem::size_of::<Slot>())).max(1);
+        let mut slots = Vec::with_capacity(clusters * CLUSTER);
+        slots.resize_with(clusters * CLUSTER, Slot::default);
+        TranspositionTable { slots, clusters, generation: AtomicU8::new(0) }
+    }
+
+    pub fn clear(&self) {
+        for s in &self.slots {
+            s.key.store(0, Ordering::Relaxed);
+            s.data.store(0, Ordering::Relaxed);
+        }
+        self.generation.store(0, Ordering::Relaxed);
+    }
+
+    /// Called once per search, so entries of old searches age out first.
+    pub fn new_search(&self) {
+        self.generation.fetch_add(1, Ordering::Relaxed);
+    }
+
+    fn cluster(&self, key: u64) -> &[Slot] {
+        // Multiply-shift maps the key onto the clusters without a modulo.
+        let i = ((key as u128 * self.clusters as u128) >> 64) as usize;
+        &self.slots[i * CLUSTER..i * CLUSTER + CLUSTER]
+    }
+
+    pub fn probe(&self, key: u64) -> Option<Entry> {
+        for s in self.cluster(key) {
+            let data = s.data.load(Ordering::Relaxed);
+            if data != 0 && s.key.load(Ordering::Relaxed) ^ data == key {
+                return Some(unpack(data));
+            }
+        }
+        None
+    }
+
+    pub fn store(&self, key: u64, mut entry: Entry) {
+        let generation = self.generation.load(Ordering::Relaxed) & 31;
+        let cluster = self.cluster(key);
+        let mut victim = &cluster[0];
+        let mut worst = i32::MAX;
+        for s in cluster {
+            let data = s.data.load(Ordering::Relaxed);
+            if data == 0 || s.key.load(Ordering::Relaxed) ^ data == key {
+                // Keep the old move when the new entry has none.
+                if entry.mv.is_none() && data != 0 {
+                    entry.mv = unpack(data).mv;
+                }
+                victim = s;
+                break;
+            }
+            let age = (generation.wrapping_sub(generation_of(data)) & 31) as i32;
+            let worth = unpack(data).depth as i32 - 8 * age;
+            if worth < worst {
+                worst = worth;
+                victim = s;
+            }
+        }
+        let data = pack(&entry, generation);
+        victim.data.store(data, Ordering::Relaxed);
+        victim.key.store(key ^ data, Ordering::Relaxed);
+    }
+
+    /// Per mille of the first thousand entries written in this search,
+    /// as UCI's `hashfull` asks.
+    pub fn hashfull(&self) -> u32 {
+        let generation = self.generation.load(Ordering::Relaxed) & 31;
+        let n = self.slots.len().min(1000);
+        let used = self.slots[..n].iter().filter(|s| {
+            let d = s.data.load(Ordering::Relaxed);
+            d != 0 && generation_of(d) == generation
+        }).count();
+        (used * 1000 / n.max(1)) as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(depth: u8, score: i16) -> Entry {
+        Entry { mv: Some(PackedMove { from: 12, to: 28, promotion: 255 }), score, depth, bound: Bound::Lower }
+    }
+
+    #[test]
+    fn stores_and_finds_what_it_stored() {
+        let tt = TranspositionTable::new(1);
+        tt.store(0xDEAD_BEEF, entry(7, -1234));
+        assert_eq!(tt.probe(0xDEAD_BEEF), Some(entry(7, -1234)));
+        assert_eq!(tt.probe(0xDEAD_BEEE), None);
+    }
+
+    #[test]
+    fn a_torn_entry_reads_as_a_miss() {
+        let tt = TranspositionTable::new(1);
+        tt.store(42, entry(3, 10));
+        let slot = tt.cluster(42).iter().find(|s| s.data.load(Ordering::Relaxed) != 0).unwrap();
+        slot.data.fetch_xor(1 << 40, Ordering::Relaxed); // another thread's half-written score
+        assert_eq!(tt.probe(42), None);
+    }
+
+    #[test]
+    fn replaces_the_shallowest_and_oldest() {
+        let tt = TranspositionTable::new(1);
+        // Keys that share a cluster: same high bits of key * clusters.
+        let base = 1u64 << 40;
+        let keys: Vec<u64> = (0..5).map(|i| base + i).collect();
+        for (i, &k) in keys[..4].iter().enumerate() {
+            tt.store(k, entry(10 + i as u8, 0));
+        }
+        tt.store(keys[4], entry(20, 0));
+        assert_eq!(tt.probe(keys[0]), None, "the shallowest went");
+        assert!(keys[1..].iter().all(|&k| tt.probe(k).is_some()));
+        tt.new_search();
+        tt.new_search();
+        tt.store(keys[0], entry(5, 0));
+        assert_eq!(tt.probe(keys[0]).map(|e| e.depth), Some(5), "old deep entries give way to new shallow ones");
+        assert!(tt.hashfull() <= 1000);
+    }
+}
