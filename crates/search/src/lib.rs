@@ -16,7 +16,7 @@ pub use tt::TranspositionTable;
 use evaluate::EvalTables;
 use protean_rules::{with_position, AnyPosition, Bitboard, Move, Position};
 use search::Worker;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -28,12 +28,20 @@ pub struct Shared {
     /// While set, time limits wait (`go ponder` until `ponderhit`).
     pub pondering: AtomicBool,
     pub nodes: AtomicU64,
+    /// The depth the main thread is searching; helpers keep ahead of it.
+    main_depth: AtomicU32,
     start: Mutex<Instant>,
 }
 
 impl Default for Shared {
     fn default() -> Self {
-        Shared { stop: AtomicBool::new(false), pondering: AtomicBool::new(false), nodes: AtomicU64::new(0), start: Mutex::new(Instant::now()) }
+        Shared {
+            stop: AtomicBool::new(false),
+            pondering: AtomicBool::new(false),
+            nodes: AtomicU64::new(0),
+            main_depth: AtomicU32::new(0),
+            start: Mutex::new(Instant::now()),
+        }
     }
 }
 
@@ -51,6 +59,7 @@ impl Shared {
         self.stop.store(false, Ordering::SeqCst);
         self.pondering.store(pondering, Ordering::SeqCst);
         self.nodes.store(0, Ordering::SeqCst);
+        self.main_depth.store(0, Ordering::SeqCst);
         *self.start.lock().expect("clock lock") = Instant::now();
     }
 }
@@ -129,7 +138,7 @@ fn search_generic<B: Bitboard>(pos: &Position<B>, limits: &Limits, options: &Opt
             let worker = Worker::new(pos.clone(), tt, &eval, shared, limits, deadline, false);
             std::thread::Builder::new()
                 .stack_size(16 << 20)
-                .spawn_scoped(scope, move || helper(worker, id))
+                .spawn_scoped(scope, move || helper(worker, shared, id))
                 .expect("spawn a search thread");
         }
         let worker = Worker::new(pos.clone(), tt, &eval, shared, limits, deadline, true);
@@ -139,16 +148,19 @@ fn search_generic<B: Bitboard>(pos: &Position<B>, limits: &Limits, options: &Opt
     })
 }
 
-/// A Lazy SMP helper: the same iterative deepening, one ply deeper on odd
-/// threads, reporting nothing; it only fills the shared table.
-fn helper<B: Bitboard>(mut w: Worker<B>, id: usize) {
+/// A Lazy SMP helper: the same iterative deepening, reporting nothing; it
+/// only fills the shared table. It keeps one ply (two on even threads)
+/// ahead of the main thread, so what it stores is what the main thread's
+/// next iteration will ask for.
+fn helper<B: Bitboard>(mut w: Worker<B>, shared: &Shared, id: usize) {
     if w.root_moves.is_empty() {
         return;
     }
-    let mut depth = 1 + (id % 2) as i32;
+    let lead = 1 + (id % 2 == 0) as i32;
+    let mut depth = 1;
     while !w.stopped && depth < search::MAX_PLY as i32 {
         w.root(depth, -MATE - 1, MATE + 1);
-        depth += 1;
+        depth = (depth + 1).max(shared.main_depth.load(Ordering::Relaxed) as i32 + lead);
     }
     w.flush_nodes();
 }
@@ -163,6 +175,7 @@ fn main_thread<B: Bitboard>(mut w: Worker<B>, limits: &Limits, options: &Options
         if w.root_moves.is_empty() {
             break;
         }
+        shared.main_depth.store(depth as u32, Ordering::Relaxed);
         let mut chosen: Vec<Move> = Vec::new();
         for line in 0..lines_wanted {
             w.set_excluded(chosen.clone());
