@@ -11,43 +11,12 @@ import argparse
 import math
 from concurrent.futures import ProcessPoolExecutor
 
-import time
-
-import chess
-import chess.engine
-
-import references as ref
+import games
 
 
 def one_game(args):
-    elo, game = args
-    protean = chess.engine.SimpleEngine.popen_uci(ref.protean_binary())
-    stockfish = chess.engine.SimpleEngine.popen_uci(ref.stockfish_binary())
-    try:
-        stockfish.configure({"UCI_LimitStrength": True, "UCI_Elo": elo, "Threads": 1})
-        protean.configure({"Hash": 32, "Threads": 1})
-        protean_white = game % 2 == 0
-        board = chess.Board()
-        clocks = {chess.WHITE: 10.0, chess.BLACK: 10.0}
-        engines = {chess.WHITE: protean if protean_white else stockfish, chess.BLACK: stockfish if protean_white else protean}
-        while not board.is_game_over(claim_draw=True) and board.fullmove_number <= 200:
-            side = board.turn
-            limit = chess.engine.Limit(white_clock=clocks[chess.WHITE], black_clock=clocks[chess.BLACK], white_inc=0.1, black_inc=0.1)
-            start = time.monotonic()
-            move = engines[side].play(board, limit).move
-            clocks[side] -= time.monotonic() - start
-            if clocks[side] < 0:
-                return 0.0 if engines[side] is protean else 1.0
-            clocks[side] += 0.1
-            board.push(move)
-        result = board.result(claim_draw=True)
-        if result == "1/2-1/2" or result == "*":
-            return 0.5
-        white_won = result == "1-0"
-        return 1.0 if white_won == protean_white else 0.0
-    finally:
-        protean.quit()
-        stockfish.quit()
+    level, n = args
+    return games.play(protean_white=n % 2 == 0, stockfish_elo=level, base=10.0, inc=0.1, max_moves=200).score
 
 
 def elo(score):

@@ -1,17 +1,17 @@
-//! The `protean` command: the engine (no subcommand: a UCI session on
-//! standard input) and its tools.
+//! The `protean` command: the engine (no subcommand: a UCI or XBoard
+//! session on standard input) and its tools.
 
 mod bench_command;
 mod epd_command;
 mod perft_command;
 
 use clap::{Parser, Subcommand};
-use protean_protocol::{Flow, Output, Uci};
+use protean_protocol::{Flow, Output, Uci, XBoard};
 use std::io::BufRead;
 use std::process::ExitCode;
 
 #[derive(Parser)]
-#[command(name = "protean", version, about = "A chess-variant engine: run without arguments for a UCI session")]
+#[command(name = "protean", version, about = "A chess-variant engine: run without arguments for a UCI or XBoard session")]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
@@ -47,14 +47,25 @@ fn main() -> ExitCode {
     }
 }
 
-/// Reads commands until `quit` or the end of input.
+/// Reads commands until `quit` or the end of input. The first command
+/// picks the protocol: `xboard` for XBoard, anything else is UCI.
 fn engine_loop() {
-    let mut uci = Uci::new(Output::stdout());
-    for line in std::io::stdin().lock().lines() {
-        let Ok(line) = line else { break };
-        if uci.handle(&line) == Flow::Quit {
+    let mut lines = std::io::stdin().lock().lines().map_while(Result::ok);
+    let Some(first) = lines.by_ref().find(|l| !l.trim().is_empty()) else { return };
+    let mut handle: Box<dyn FnMut(&str) -> Flow> = if first.trim() == "xboard" {
+        let mut xboard = XBoard::new(Output::stdout());
+        Box::new(move |line| xboard.handle(line))
+    } else {
+        let mut uci = Uci::new(Output::stdout());
+        Box::new(move |line| uci.handle(line))
+    };
+    if handle(&first) == Flow::Quit {
+        return;
+    }
+    for line in lines {
+        if handle(&line) == Flow::Quit {
             return;
         }
     }
-    uci.handle("quit");
+    handle("quit");
 }

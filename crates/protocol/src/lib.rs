@@ -3,6 +3,8 @@
 
 pub mod output;
 pub mod uci;
+pub mod xboard;
 
 pub use output::Output;
 pub use uci::{Flow, Uci};
+pub use xboard::XBoard;

@@ -1,0 +1,523 @@
+//! XBoard (CECP, protocol 2), with engine-defined variants: after
+//! `variant perfect` the engine tells XBoard the board (`setup`) and how
+//! each piece moves (`piece X& BETZA`), so XBoard draws a 9x9 board and
+//! checks moves itself without knowing the variant.
+//!
+//! The engine's own game moves come back from the search thread through a
+//! channel: the search queues its move before it prints `move M`, and every
+//! command first applies what is queued, so the position here is the
+//! GUI's position whenever a command is read.
+
+use crate::output::Output;
+use protean_rules::variant::Role;
+use protean_rules::{variants, with_position, AnyPosition, AnyRules, Bitboard, Color, MoveError, Position};
+use protean_search::{search, Limits, Options, Score, Shared, TranspositionTable};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{channel, Receiver, Sender};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+use crate::uci::Flow;
+
+/// What the engine is doing with the clock.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Mode {
+    /// Plays the side given (`go`, `playother`, after `new` Black).
+    Play(Color),
+    /// Moves are entered for both sides (`force`, `result`).
+    Force,
+    Analyze,
+}
+
+/// XBoard's name for a variant, and ours.
+fn xboard_name(variant: &str) -> &str {
+    if variant == "standard" {
+        "normal"
+    } else {
+        variant
+    }
+}
+
+pub struct XBoard {
+    out: Output,
+    rules: AnyRules,
+    /// The game from its start: positions for `undo`.
+    start: AnyPosition,
+    moves: Vec<String>,
+    position: AnyPosition,
+    mode: Mode,
+    post: bool,
+    ponder: bool,
+    options: Options,
+    tt: Arc<TranspositionTable>,
+    shared: Arc<Shared>,
+    searching: Option<JoinHandle<()>>,
+    /// Set before stopping a search whose move must not be played.
+    discard: Arc<AtomicBool>,
+    played_tx: Sender<(String, Option<String>)>,
+    played_rx: Receiver<(String, Option<String>)>,
+    /// Clock settings: moves per session, base, increment, or a fixed time
+    /// per move, or a depth.
+    moves_per_session: u32,
+    increment: Duration,
+    per_move: Option<Duration>,
+    depth: Option<u32>,
+    my_time: Option<Duration>,
+    their_time: Option<Duration>,
+    hint: Option<String>,
+}
+
+impl XBoard {
+    pub fn new(out: Output) -> XBoard {
+        let rules = AnyRules::by_name("standard").expect("standard chess exists");
+        let start = rules.start();
+        let (played_tx, played_rx) = channel();
+        XBoard {
+            out,
+            position: start.clone(),
+            start,
+            rules,
+            moves: Vec::new(),
+            mode: Mode::Play(Color::Black),
+            post: false,
+            ponder: false,
+            options: Options::default(),
+            tt: Arc::new(TranspositionTable::new(16)),
+            shared: Arc::new(Shared::default()),
+            searching: None,
+            discard: Arc::new(AtomicBool::new(false)),
+            played_tx,
+            played_rx,
+            moves_per_session: 0,
+            increment: Duration::ZERO,
+            per_move: None,
+            depth: None,
+            my_time: None,
+            their_time: None,
+            hint: None,
+        }
+    }
+
+    pub fn position(&self) -> &AnyPosition {
+        &self.position
+    }
+
+    /// Applies the moves the engine has announced since the last command.
+    fn apply_played(&mut self) {
+        while let Ok((m, reply)) = self.played_rx.try_recv() {
+            if self.position.play(&m).is_ok() {
+                self.moves.push(m);
+                self.hint = reply;
+            }
+        }
+    }
+
+    pub fn handle(&mut self, line: &str) -> Flow {
+        self.apply_played();
+        let line = line.trim();
+        let (command, rest) = line.split_once(' ').map_or((line, ""), |(c, r)| (c, r.trim()));
+        match command {
+            "" | "xboard" | "accepted" | "rejected" | "computer" | "name" | "rating" | "random" | "ics" | "draw" | "put" | "hover" => {}
+            "protover" => self.features(),
+            "new" => {
+                self.abort_search();
+                self.set_variant("standard");
+                self.mode = Mode::Play(Color::Black);
+                self.depth = None;
+                self.tt.clear();
+            }
+            "variant" => {
+                self.abort_search();
+                match AnyRules::by_name(rest) {
+                    Ok(_) => self.set_variant(rest),
+                    Err(e) => self.out.line(&format!("Error (unknown variant): {rest} ({e})")),
+                }
+            }
+            "force" => {
+                self.abort_search();
+                self.mode = Mode::Force;
+            }
+            "result" => {
+                self.abort_search();
+                self.mode = Mode::Force;
+            }
+            "go" => {
+                self.abort_search();
+                self.mode = Mode::Play(self.position.side_to_move());
+                self.think();
+            }
+            "playother" => {
+                self.abort_search();
+                self.mode = Mode::Play(!self.position.side_to_move());
+            }
+            "usermove" => self.user_move(rest),
+            "?" => self.stop_search(),
+            "time" => self.my_time = centiseconds(rest),
+            "otim" => self.their_time = centiseconds(rest),
+            "level" => self.level(rest),
+            "st" => match rest.parse::<u64>() {
+                Ok(s) => self.per_move = Some(Duration::from_secs(s)),
+                Err(_) => self.out.line(&format!("Error (bad seconds): st {rest}")),
+            },
+            "sd" => match rest.parse::<u32>() {
+                Ok(d) => self.depth = Some(d.max(1)),
+                Err(_) => self.out.line(&format!("Error (bad depth): sd {rest}")),
+            },
+            "nps" => {}
+            "ping" => {
+                self.wait_for_game_move();
+                self.out.line(&format!("pong {rest}"));
+            }
+            "setboard" => {
+                self.abort_search();
+                match self.rules.from_fen(rest) {
+                    Ok(p) => {
+                        self.start = p.clone();
+                        self.position = p;
+                        self.moves.clear();
+                        self.restart_analysis();
+                    }
+                    Err(e) => self.out.line(&format!("tellusererror Illegal position: {e}")),
+                }
+            }
+            "undo" => self.take_back(1),
+            "remove" => self.take_back(2),
+            "hint" => {
+                if let Some(h) = &self.hint {
+                    self.out.line(&format!("Hint: {h}"));
+                }
+            }
+            "analyze" => {
+                self.abort_search();
+                self.mode = Mode::Analyze;
+                self.post = true;
+                self.think();
+            }
+            "exit" => {
+                self.abort_search();
+                self.mode = Mode::Force;
+            }
+            "." => {
+                let elapsed = self.shared.elapsed();
+                self.out.line(&format!("stat01: {} {} 0 0 0", elapsed.as_millis() / 10, self.shared.nodes.load(Ordering::Relaxed)));
+            }
+            "post" => self.post = true,
+            "nopost" => self.post = false,
+            "hard" => self.ponder = true,
+            "easy" => self.ponder = false,
+            "memory" => match rest.parse::<usize>() {
+                Ok(mib) if mib >= 1 => {
+                    self.abort_search();
+                    self.tt = Arc::new(TranspositionTable::new(mib));
+                }
+                _ => self.out.line(&format!("Error (bad size): memory {rest}")),
+            },
+            "cores" => match rest.parse::<usize>() {
+                Ok(n) if n >= 1 => self.options.threads = n.min(256),
+                _ => self.out.line(&format!("Error (bad number): cores {rest}")),
+            },
+            "option" => self.option(rest),
+            "perft" => self.perft(rest),
+            "lift" => self.highlight(rest),
+            "quit" => {
+                self.abort_search();
+                return Flow::Quit;
+            }
+            // Protocol 1 engines took a bare move; usermove=1 makes XBoard
+            // send `usermove`, but accept a bare move too.
+            _ if self.looks_like_move(command) => self.user_move(command),
+            _ => self.out.line(&format!("Error (unknown command): {command}")),
+        }
+        Flow::Continue
+    }
+
+    fn features(&self) {
+        let vars: Vec<&str> = variants::NAMES.iter().map(|v| xboard_name(v)).collect();
+        self.out.line(&format!(
+            "feature myname=\"Protean {}\" ping=1 setboard=1 usermove=1 san=0 sigint=0 sigterm=0 colors=0 analyze=1 memory=1 smp=1 exclude=0 highlight=1 variants=\"{}\" option=\"Move Overhead -spin 10 0 5000\" done=1",
+            env!("CARGO_PKG_VERSION"),
+            vars.join(",")
+        ));
+    }
+
+    fn set_variant(&mut self, name: &str) {
+        let rules = AnyRules::by_name(name).expect("checked by the caller");
+        self.start = rules.start();
+        self.position = self.start.clone();
+        self.rules = rules;
+        self.moves.clear();
+        let variant = self.rules.variant();
+        if variant.name == "standard" {
+            return;
+        }
+        for line in engine_defined_variant(&self.position) {
+            self.out.line(&line);
+        }
+    }
+
+    fn looks_like_move(&self, text: &str) -> bool {
+        let g = self.rules.variant().geometry;
+        g.parse_cell_prefix(text).and_then(|(_, rest)| g.parse_cell_prefix(rest)).is_some()
+    }
+
+    fn user_move(&mut self, text: &str) {
+        self.abort_search();
+        match self.position.play(text) {
+            Ok(()) => {
+                self.moves.push(text.to_string());
+                match self.mode {
+                    Mode::Play(side) if side == self.position.side_to_move() => self.think(),
+                    Mode::Analyze => self.think(),
+                    _ => {}
+                }
+            }
+            Err(MoveError::Malformed(m)) => self.out.line(&format!("Illegal move (not a move on this board): {m}")),
+            Err(MoveError::Illegal(m)) => {
+                let reason = if self.position.in_check() { "in check" } else { "not a legal move here" };
+                self.out.line(&format!("Illegal move ({reason}): {m}"));
+            }
+        }
+    }
+
+    fn take_back(&mut self, plies: usize) {
+        self.abort_search();
+        if self.moves.len() < plies {
+            self.out.line(&format!("Error (nothing to undo): {}", if plies == 1 { "undo" } else { "remove" }));
+            return;
+        }
+        self.moves.truncate(self.moves.len() - plies);
+        let mut p = self.start.clone();
+        for m in &self.moves {
+            p.play(m).expect("moves of the game were legal");
+        }
+        self.position = p;
+        self.restart_analysis();
+    }
+
+    fn restart_analysis(&mut self) {
+        if self.mode == Mode::Analyze {
+            self.think();
+        }
+    }
+
+    fn level(&mut self, args: &str) {
+        let parts: Vec<&str> = args.split_whitespace().collect();
+        let parsed = (|| {
+            let mps: u32 = parts.first()?.parse().ok()?;
+            let base = parts.get(1)?;
+            let seconds: f64 = match base.split_once(':') {
+                Some((m, s)) => m.parse::<f64>().ok()? * 60.0 + s.parse::<f64>().ok()?,
+                None => base.parse::<f64>().ok()? * 60.0,
+            };
+            let inc: f64 = parts.get(2)?.parse().ok()?;
+            Some((mps, seconds, inc))
+        })();
+        match parsed {
+            Some((mps, seconds, inc)) => {
+                self.moves_per_session = mps;
+                self.my_time = Some(Duration::from_secs_f64(seconds));
+                self.their_time = self.my_time;
+                self.increment = Duration::from_secs_f64(inc);
+                self.per_move = None;
+            }
+            None => self.out.line(&format!("Error (bad time control): level {args}")),
+        }
+    }
+
+    fn option(&mut self, args: &str) {
+        match args.split_once('=') {
+            Some(("Move Overhead", v)) => match v.trim().parse::<u64>() {
+                Ok(ms) if ms <= 5000 => self.options.move_overhead = Duration::from_millis(ms),
+                _ => self.out.line(&format!("Error (bad value): option {args}")),
+            },
+            _ => self.out.line(&format!("Error (unknown option): {args}")),
+        }
+    }
+
+    fn perft(&mut self, args: &str) {
+        let Ok(depth) = args.parse::<u32>() else {
+            return self.out.line(&format!("Error (bad depth): perft {args}"));
+        };
+        self.abort_search();
+        let divide = self.position.divide(depth);
+        for (m, n) in &divide {
+            self.out.line(&format!("{m}: {n}"));
+        }
+        let total: u64 = if depth == 0 { 1 } else { divide.iter().map(|(_, n)| n).sum() };
+        self.out.line(&format!("Nodes searched: {total}"));
+    }
+
+    /// `lift SQ`: the legal targets of the piece there, as a `highlight`
+    /// board: yellow for moves, red for captures, magenta for promotions.
+    fn highlight(&mut self, cell: &str) {
+        let g = self.rules.variant().geometry;
+        let Some(from) = g.parse_cell(cell) else {
+            return self.out.line(&format!("Error (not a square): lift {cell}"));
+        };
+        let marks = with_position!(&mut self.position, p => target_marks(p, from));
+        let mut rows = Vec::new();
+        for rank in (0..g.height()).rev() {
+            let mut row = String::new();
+            let mut empty = 0;
+            for file in 0..g.width() {
+                match marks[g.cell(file, rank)] {
+                    None => empty += 1,
+                    Some(c) => {
+                        if empty > 0 {
+                            row += &empty.to_string();
+                            empty = 0;
+                        }
+                        row.push(c);
+                    }
+                }
+            }
+            if empty > 0 {
+                row += &empty.to_string();
+            }
+            rows.push(row);
+        }
+        self.out.line(&format!("highlight {}", rows.join("/")));
+    }
+
+    fn limits(&self) -> Limits {
+        let mut limits = Limits { depth: self.depth, ..Limits::default() };
+        if self.mode == Mode::Analyze {
+            limits.infinite = true;
+            return limits;
+        }
+        if let Some(t) = self.per_move {
+            limits.movetime = Some(t);
+            return limits;
+        }
+        let us = self.position.side_to_move();
+        limits.time[us as usize] = self.my_time;
+        limits.time[!us as usize] = self.their_time;
+        limits.increment = [self.increment; 2];
+        if self.moves_per_session > 0 {
+            let played = (self.position.fen().split(' ').nth(5).and_then(|n| n.parse::<u32>().ok()).unwrap_or(1) - 1) % self.moves_per_session;
+            limits.moves_to_go = Some(self.moves_per_session - played);
+        }
+        limits
+    }
+
+    /// Starts a search: for a game move (then `move M`) or for analysis.
+    fn think(&mut self) {
+        self.abort_search();
+        self.discard.store(false, Ordering::SeqCst);
+        if self.position.clone().outcome().is_some() {
+            return;
+        }
+        let limits = self.limits();
+        let analyzing = self.mode == Mode::Analyze;
+        let pos = self.position.clone();
+        let (out, tt, shared, options, post) = (self.out.clone(), self.tt.clone(), self.shared.clone(), self.options.clone(), self.post);
+        let played = self.played_tx.clone();
+        let discard = self.discard.clone();
+        let handle = std::thread::Builder::new()
+            .name("search".into())
+            .stack_size(16 << 20)
+            .spawn(move || {
+                let report = |r: &protean_search::Report| {
+                    if post {
+                        let score = match r.score {
+                            Score::Centipawns(cp) => cp,
+                            Score::Mate(m) if m > 0 => 100_000 + m,
+                            Score::Mate(m) => -100_000 + m,
+                        };
+                        out.line(&format!("{} {} {} {} {}", r.depth, score, r.time.as_millis() / 10, r.nodes, r.pv.join(" ")));
+                    }
+                };
+                let outcome = search(&pos, &limits, &options, &tt, &shared, &report);
+                if analyzing || discard.load(Ordering::SeqCst) {
+                    return;
+                }
+                if let Some(best) = outcome.best {
+                    // Queue first, then announce: see the module comment.
+                    let _ = played.send((best.clone(), outcome.ponder));
+                    out.line(&format!("move {best}"));
+                }
+            })
+            .expect("spawn the search thread");
+        self.searching = Some(handle);
+    }
+
+    /// Waits for a game search to finish by its own limits (so `ping`
+    /// answers after the move, as the protocol asks).
+    fn wait_for_game_move(&mut self) {
+        if self.mode != Mode::Analyze {
+            if let Some(h) = self.searching.take() {
+                let _ = h.join();
+            }
+            self.apply_played();
+        }
+    }
+
+    /// Stops a search and drops its move (`force`, `new`, a user move...).
+    fn abort_search(&mut self) {
+        self.discard.store(true, Ordering::SeqCst);
+        self.stop_search();
+    }
+
+    /// Stops a search; a game search still plays its best move (`?`).
+    fn stop_search(&mut self) {
+        self.shared.stop.store(true, Ordering::SeqCst);
+        if let Some(h) = self.searching.take() {
+            let _ = h.join();
+        }
+        self.apply_played();
+    }
+}
+
+fn centiseconds(text: &str) -> Option<Duration> {
+    text.trim().parse::<i64>().ok().map(|cs| Duration::from_millis((cs.max(0) * 10) as u64))
+}
+
+/// Marks for `highlight`: per cell, the colour letter or nothing.
+fn target_marks<B: Bitboard>(p: &mut Position<B>, from: usize) -> Vec<Option<char>> {
+    let mut marks = vec![None; p.rules().geometry.cells()];
+    for m in p.legal_move_list().into_iter().filter(|m| m.from() == from) {
+        let mark = if m.promotion().is_some() {
+            'M'
+        } else if m.is_capture() {
+            'R'
+        } else {
+            'Y'
+        };
+        // A promotion mark wins over the plain move to the same cell.
+        if marks[m.to()] != Some('M') {
+            marks[m.to()] = Some(mark);
+        }
+    }
+    marks
+}
+
+/// The `setup` and `piece` lines that teach XBoard a variant it does not
+/// know: its board and start position, and every piece's moves.
+pub fn engine_defined_variant(pos: &AnyPosition) -> Vec<String> {
+    let variant = pos.variant();
+    let g = variant.geometry;
+    // XBoard's piece order is P N B R Q ... K; with fewer letters than its
+    // 22 types, the gap falls before the king, so our P N B R Q K map onto
+    // XBoard's own pawn, knight, bishop, rook, queen and king images.
+    let order = ['P', 'N', 'B', 'R', 'Q', 'K'];
+    let letters: String = order.iter().filter(|c| variant.piece_by_letter(**c).is_some()).collect();
+    let mut lines = vec![format!("setup ({}{}) {}x{}+0_fairy {}", letters, letters.to_lowercase(), g.width(), g.height(), variant.start_fen)];
+    for piece in &variant.pieces {
+        let betza = match piece.role {
+            // XBoard writes the double step as a lame, initial dabbaba and
+            // en passant with `e`.
+            Role::Pawn => piece.betza.replace("ifmR2", "ifmnD").replace("fcF", "fceF"),
+            Role::Royal => {
+                let castle = variant.castling.first().map(|c| (c.king_to.0 as i32 - c.king_from.0 as i32).unsigned_abs());
+                match castle {
+                    Some(n) => format!("{}isO{}", piece.betza, n),
+                    None => piece.betza.clone(),
+                }
+            }
+            Role::Other => piece.betza.clone(),
+        };
+        lines.push(format!("piece {}& {}", piece.letter, betza));
+    }
+    lines
+}

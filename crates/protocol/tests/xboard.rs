@@ -1,0 +1,148 @@
+//! XBoard transcripts.
+
+use protean_protocol::{Output, XBoard};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+struct Session {
+    engine: XBoard,
+    out: Arc<Mutex<Vec<u8>>>,
+}
+
+impl Session {
+    fn new() -> Session {
+        let (output, out) = Output::capture();
+        let mut s = Session { engine: XBoard::new(output), out };
+        s.send("xboard");
+        s.send("protover 2");
+        s
+    }
+    fn send(&mut self, line: &str) {
+        self.engine.handle(line);
+    }
+    fn take(&self) -> String {
+        let mut buffer = self.out.lock().unwrap();
+        let text = String::from_utf8(buffer.clone()).unwrap();
+        buffer.clear();
+        text
+    }
+    fn wait_for(&self, prefix: &str) -> String {
+        let start = Instant::now();
+        while start.elapsed() < Duration::from_secs(60) {
+            let text = String::from_utf8(self.out.lock().unwrap().clone()).unwrap();
+            if let Some(line) = text.lines().find(|l| l.starts_with(prefix)) {
+                return line.to_string();
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        panic!("no '{prefix}'");
+    }
+}
+
+#[test]
+fn handshake_announces_the_features() {
+    let s = Session::new();
+    let features = s.take();
+    for f in ["ping=1", "setboard=1", "usermove=1", "san=0", "sigint=0", "sigterm=0", "colors=0", "analyze=1", "memory=1", "smp=1", "exclude=0", "highlight=1", "variants=\"normal,perfect\"", "done=1", "myname=\"Protean"] {
+        assert!(features.contains(f), "{f} missing: {features}");
+    }
+}
+
+#[test]
+fn perfect_chess_is_taught_to_xboard_and_played() {
+    let mut s = Session::new();
+    s.take();
+    s.send("new");
+    s.send("variant perfect");
+    let taught = s.take();
+    let lines: Vec<&str> = taught.lines().collect();
+    assert_eq!(lines[0], "setup (PNBRQKpnbrqk) 9x9+0_fairy rnbqkqbnr/ppppppppp/9/9/9/9/9/PPPPPPPPP/RNBQKQBNR w KQkq - 0 1");
+    assert_eq!(&lines[1..], ["piece P& fmWfceFifmnD", "piece N& N", "piece B& BsW", "piece R& R", "piece Q& Q", "piece K& KisO3"]);
+    s.send("sd 4");
+    s.send("usermove e2e4");
+    let reply = s.wait_for("move ");
+    let mv = reply.strip_prefix("move ").unwrap();
+    let mut pos = protean_rules::AnyRules::by_name("perfect").unwrap().start();
+    pos.play("e2e4").unwrap();
+    assert!(pos.legal_moves().iter().any(|m| m == mv), "{mv} is not legal");
+    s.take();
+    s.send("ping 3");
+    assert_eq!(s.take(), "pong 3\n");
+    // The engine's move is part of the game now: the user answers it.
+    s.send("usermove i2i3");
+    s.wait_for("move ");
+}
+
+#[test]
+fn illegal_moves_are_named_and_change_nothing() {
+    let mut s = Session::new();
+    s.send("new");
+    s.send("force");
+    s.take();
+    s.send("usermove e2e5");
+    assert_eq!(s.take(), "Illegal move (not a legal move here): e2e5\n");
+    s.send("usermove e2");
+    assert_eq!(s.take(), "Illegal move (not a move on this board): e2\n");
+    s.send("e2");
+    assert_eq!(s.take(), "Error (unknown command): e2\n");
+    s.send("usermove i2i4");
+    assert_eq!(s.take(), "Illegal move (not a move on this board): i2i4\n");
+    s.send("usermove e2e4");
+    s.send("usermove d7d5");
+    s.send("undo");
+    s.send("usermove e7e5");
+    assert!(s.take().is_empty());
+    assert_eq!(s.engine.position().fen(), "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2");
+    s.send("remove");
+    assert_eq!(s.engine.position().fen(), "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+    s.send("setboard 8/8/8");
+    assert!(s.take().starts_with("tellusererror Illegal position"));
+}
+
+#[test]
+fn lift_highlights_targets_captures_and_promotions() {
+    let mut s = Session::new();
+    s.send("new");
+    s.send("force");
+    s.send("setboard 1n2k3/P7/8/8/8/8/8/4K3 w - - 0 1");
+    s.take();
+    s.send("lift a7");
+    assert_eq!(s.take(), "highlight MM6/8/8/8/8/8/8/8\n");
+    s.send("lift e1");
+    assert_eq!(s.take(), "highlight 8/8/8/8/8/8/3YYY2/3Y1Y2\n");
+    s.send("setboard 4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1");
+    s.send("lift e4");
+    assert_eq!(s.take(), "highlight 8/8/8/3RY3/8/8/8/8\n");
+}
+
+#[test]
+fn analyze_posts_thinking_until_exit() {
+    let mut s = Session::new();
+    s.send("new");
+    s.send("force");
+    s.send("post");
+    s.take();
+    s.send("analyze");
+    std::thread::sleep(Duration::from_millis(300));
+    s.send("exit");
+    let text = s.take();
+    let first = text.lines().next().unwrap_or_default();
+    let fields: Vec<&str> = first.split_whitespace().collect();
+    assert!(fields.len() >= 5 && fields[..4].iter().all(|f| f.parse::<i64>().is_ok()), "thinking line: {first}");
+    assert!(!text.contains("move "), "analysis must not move");
+}
+
+#[test]
+fn go_plays_and_force_stops_without_moving() {
+    let mut s = Session::new();
+    s.send("new");
+    s.send("st 1");
+    s.send("go");
+    let reply = s.wait_for("move ");
+    assert!(reply.len() >= 9);
+    s.send("force");
+    s.take();
+    s.send("usermove e7e5");
+    std::thread::sleep(Duration::from_millis(50));
+    assert!(s.take().is_empty(), "in force mode the engine does not answer");
+}
