@@ -24,33 +24,18 @@ fn entry(k: u64) -> Entry {
     Entry { mv: Some(PackedMove { from: k as u8, to: (k >> 8) as u8, promotion: 255 }), score: (k >> 16) as i16, depth: (k >> 32) as u8 % 64, bound: Bound::Exact }
 }
 
-fn run_tt(tt: &TranspositionTable) -> u64 {
+/// Two threads, each probing a key and storing another, as a search does;
+/// returns the hits.
+fn run(probe: impl Fn(u64) -> bool + Sync, store: impl Fn(u64) + Sync) -> u64 {
     std::thread::scope(|s| {
         let handles: Vec<_> = (1..=2u64)
             .map(|t| {
+                let (probe, store) = (&probe, &store);
                 s.spawn(move || {
                     let mut hits = 0;
                     for k in keys(t * 0x9E37_79B9) {
-                        hits += u64::from(tt.probe(k >> 1).is_some());
-                        tt.store(k, entry(k));
-                    }
-                    hits
-                })
-            })
-            .collect();
-        handles.into_iter().map(|h| h.join().unwrap()).sum()
-    })
-}
-
-fn run_map(map: &DashMap<u64, Entry>) -> u64 {
-    std::thread::scope(|s| {
-        let handles: Vec<_> = (1..=2u64)
-            .map(|t| {
-                s.spawn(move || {
-                    let mut hits = 0;
-                    for k in keys(t * 0x9E37_79B9) {
-                        hits += u64::from(map.get(&(k >> 1)).is_some());
-                        map.insert(k, entry(k));
+                        hits += u64::from(probe(k >> 1));
+                        store(k);
                     }
                     hits
                 })
@@ -65,9 +50,11 @@ fn compare(c: &mut Criterion) {
     group.sample_size(10);
     group.throughput(Throughput::Elements(2 * OPS_PER_THREAD));
     let tt = TranspositionTable::new(1);
-    group.bench_function("lock-free table (1 MiB)", |b| b.iter(|| run_tt(&tt)));
+    group.bench_function("lock-free table (1 MiB)", |b| b.iter(|| run(|k| tt.probe(k).is_some(), |k| tt.store(k, entry(k)))));
     let map: DashMap<u64, Entry> = DashMap::new();
-    group.bench_function("dashmap", |b| b.iter(|| run_map(&map)));
+    group.bench_function("dashmap", |b| b.iter(|| run(|k| map.get(&k).is_some(), |k| {
+        map.insert(k, entry(k));
+    })));
     group.finish();
     eprintln!(
         "after the runs: table holds at most {} entries in 1 MiB; dashmap holds {} entries (about {} MiB of entries alone)",

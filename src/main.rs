@@ -6,7 +6,7 @@ mod epd_command;
 mod perft_command;
 
 use clap::{Parser, Subcommand};
-use protean_protocol::{Flow, Output, Uci, XBoard};
+use protean_protocol::{Flow, Output, Protocol, Uci, XBoard};
 use std::io::BufRead;
 use std::process::ExitCode;
 
@@ -52,20 +52,15 @@ fn main() -> ExitCode {
 fn engine_loop() {
     let mut lines = std::io::stdin().lock().lines().map_while(Result::ok);
     let Some(first) = lines.by_ref().find(|l| !l.trim().is_empty()) else { return };
-    let mut handle: Box<dyn FnMut(&str) -> Flow> = if first.trim() == "xboard" {
-        let mut xboard = XBoard::new(Output::stdout());
-        Box::new(move |line| xboard.handle(line))
+    let mut session: Box<dyn Protocol> = if first.trim() == "xboard" {
+        Box::new(XBoard::new(Output::stdout()))
     } else {
-        let mut uci = Uci::new(Output::stdout());
-        Box::new(move |line| uci.handle(line))
+        Box::new(Uci::new(Output::stdout()))
     };
-    if handle(&first) == Flow::Quit {
-        return;
-    }
-    for line in lines {
-        if handle(&line) == Flow::Quit {
+    for line in std::iter::once(first).chain(lines) {
+        if session.handle(&line) == Flow::Quit {
             return;
         }
     }
-    handle("quit");
+    session.handle("quit");
 }

@@ -356,28 +356,8 @@ impl XBoard {
             return self.out.line(&format!("Error (not a square): lift {cell}"));
         };
         let marks = with_position!(&mut self.position, p => target_marks(p, from));
-        let mut rows = Vec::new();
-        for rank in (0..g.height()).rev() {
-            let mut row = String::new();
-            let mut empty = 0;
-            for file in 0..g.width() {
-                match marks[g.cell(file, rank)] {
-                    None => empty += 1,
-                    Some(c) => {
-                        if empty > 0 {
-                            row += &empty.to_string();
-                            empty = 0;
-                        }
-                        row.push(c);
-                    }
-                }
-            }
-            if empty > 0 {
-                row += &empty.to_string();
-            }
-            rows.push(row);
-        }
-        self.out.line(&format!("highlight {}", rows.join("/")));
+        let rows = protean_rules::fen::board_rows(g, |cell| marks[cell]);
+        self.out.line(&format!("highlight {rows}"));
     }
 
     fn limits(&self) -> Limits {

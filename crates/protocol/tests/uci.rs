@@ -1,47 +1,18 @@
 //! UCI transcripts: what a GUI sends and what it must get back.
 
-use protean_protocol::{Output, Uci};
-use std::sync::{Arc, Mutex};
+mod common;
+
+use common::Session;
+use protean_protocol::Uci;
 use std::time::{Duration, Instant};
 
-struct Session {
-    uci: Uci,
-    out: Arc<Mutex<Vec<u8>>>,
-}
-
-impl Session {
-    fn new() -> Session {
-        let (output, out) = Output::capture();
-        Session { uci: Uci::new(output), out }
-    }
-    fn send(&mut self, line: &str) {
-        self.uci.handle(line);
-    }
-    fn text(&self) -> String {
-        String::from_utf8(self.out.lock().unwrap().clone()).unwrap()
-    }
-    /// Everything written so far, cleared.
-    fn take(&self) -> String {
-        let mut buffer = self.out.lock().unwrap();
-        let text = String::from_utf8(buffer.clone()).unwrap();
-        buffer.clear();
-        text
-    }
-    fn wait_for(&self, prefix: &str, timeout: Duration) -> String {
-        let start = Instant::now();
-        while start.elapsed() < timeout {
-            if let Some(line) = self.text().lines().find(|l| l.starts_with(prefix)) {
-                return line.to_string();
-            }
-            std::thread::sleep(Duration::from_millis(5));
-        }
-        panic!("no '{prefix}' within {timeout:?}; got:\n{}", self.text());
-    }
+fn session() -> Session<Uci> {
+    Session::new(Uci::new)
 }
 
 #[test]
 fn handshake_lists_the_options() {
-    let mut s = Session::new();
+    let mut s = session();
     s.send("uci");
     let text = s.take();
     assert!(text.starts_with("id name Protean"));
@@ -56,7 +27,7 @@ fn handshake_lists_the_options() {
 
 #[test]
 fn perfect_chess_transcript() {
-    let mut s = Session::new();
+    let mut s = session();
     s.send("setoption name UCI_Variant value perfect");
     let info = s.take();
     assert_eq!(info.trim(), "info string variant perfect files 9 ranks 9 pocket 0 template fairy startpos rnbqkqbnr/ppppppppp/9/9/9/9/9/PPPPPPPPP/RNBQKQBNR w KQkq - 0 1");
@@ -76,7 +47,7 @@ fn perfect_chess_transcript() {
 
 #[test]
 fn info_lines_have_every_field() {
-    let mut s = Session::new();
+    let mut s = session();
     s.send("position startpos");
     s.send("go depth 5");
     s.wait_for("bestmove", Duration::from_secs(30));
@@ -90,7 +61,7 @@ fn info_lines_have_every_field() {
 
 #[test]
 fn finds_mate_and_reports_it() {
-    let mut s = Session::new();
+    let mut s = session();
     s.send("position fen 6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1");
     s.send("go depth 4");
     assert_eq!(s.wait_for("bestmove", Duration::from_secs(30)).split_whitespace().nth(1), Some("d1d8"));
@@ -99,7 +70,7 @@ fn finds_mate_and_reports_it() {
 
 #[test]
 fn multipv_gives_distinct_lines() {
-    let mut s = Session::new();
+    let mut s = session();
     s.send("setoption name MultiPV value 3");
     s.send("position startpos");
     s.send("go depth 4");
@@ -111,7 +82,7 @@ fn multipv_gives_distinct_lines() {
 
 #[test]
 fn stop_answers_at_once_with_a_move() {
-    let mut s = Session::new();
+    let mut s = session();
     s.send("position startpos");
     s.send("go infinite");
     std::thread::sleep(Duration::from_millis(300));
@@ -124,7 +95,7 @@ fn stop_answers_at_once_with_a_move() {
 
 #[test]
 fn ponder_then_ponderhit_finishes_on_the_clock() {
-    let mut s = Session::new();
+    let mut s = session();
     s.send("setoption name Ponder value true");
     s.send("position startpos moves e2e4");
     s.send("go ponder wtime 2000 btime 2000");
@@ -136,7 +107,7 @@ fn ponder_then_ponderhit_finishes_on_the_clock() {
 
 #[test]
 fn bad_lines_are_refused_whole_and_change_nothing() {
-    let mut s = Session::new();
+    let mut s = session();
     s.send("position startpos moves e2e4");
     s.take();
     let cases = [
@@ -159,21 +130,21 @@ fn bad_lines_are_refused_whole_and_change_nothing() {
         let out = s.take();
         assert!(out.starts_with("info string ") && out.contains(expected), "{line}: {out}");
         assert_eq!(out.lines().count(), 1, "{line}: {out}");
-        assert_eq!(s.uci.position().fen(), "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1", "{line} changed the position");
+        assert_eq!(s.engine.position().fen(), "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1", "{line} changed the position");
     }
 }
 
 #[test]
 fn every_move_of_a_list_is_played() {
-    let mut s = Session::new();
+    let mut s = session();
     s.send("setoption name UCI_Variant value perfect");
     s.send("position startpos moves e2e4 e8e6 e1e2 e9e8 e2e3 e8e7");
-    assert_eq!(s.uci.position().fen(), "rnbq1qbnr/pppp1pppp/4k4/4p4/9/4P4/4K4/PPPP1PPPP/RNBQ1QBNR w - - 4 4");
+    assert_eq!(s.engine.position().fen(), "rnbq1qbnr/pppp1pppp/4k4/4p4/9/4P4/4K4/PPPP1PPPP/RNBQ1QBNR w - - 4 4");
 }
 
 #[test]
 fn go_perft_and_d() {
-    let mut s = Session::new();
+    let mut s = session();
     s.send("position startpos");
     s.send("go perft 2");
     let text = s.take();
@@ -199,7 +170,7 @@ fn vampirc_uci_drops_variant_moves() {
     });
     assert_ne!(moves, Some(3), "vampirc-uci now keeps all three moves: revisit the README's note");
     // Protean refuses the line instead of dropping a move.
-    let mut s = Session::new();
+    let mut s = session();
     s.send("position startpos moves e2e4 i8i9 e7e5");
     assert!(s.take().contains("malformed move 'i8i9'"));
 }

@@ -1,47 +1,24 @@
 //! XBoard transcripts.
 
-use protean_protocol::{Output, XBoard};
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+mod common;
 
-struct Session {
-    engine: XBoard,
-    out: Arc<Mutex<Vec<u8>>>,
-}
+use common::Session;
+use protean_protocol::XBoard;
+use std::time::Duration;
 
-impl Session {
-    fn new() -> Session {
-        let (output, out) = Output::capture();
-        let mut s = Session { engine: XBoard::new(output), out };
-        s.send("xboard");
-        s.send("protover 2");
-        s
-    }
-    fn send(&mut self, line: &str) {
-        self.engine.handle(line);
-    }
-    fn take(&self) -> String {
-        let mut buffer = self.out.lock().unwrap();
-        let text = String::from_utf8(buffer.clone()).unwrap();
-        buffer.clear();
-        text
-    }
-    fn wait_for(&self, prefix: &str) -> String {
-        let start = Instant::now();
-        while start.elapsed() < Duration::from_secs(60) {
-            let text = String::from_utf8(self.out.lock().unwrap().clone()).unwrap();
-            if let Some(line) = text.lines().find(|l| l.starts_with(prefix)) {
-                return line.to_string();
-            }
-            std::thread::sleep(Duration::from_millis(5));
-        }
-        panic!("no '{prefix}'");
-    }
+const MOVE_WAIT: Duration = Duration::from_secs(60);
+
+/// A session after the handshake.
+fn session() -> Session<XBoard> {
+    let mut s = Session::new(XBoard::new);
+    s.send("xboard");
+    s.send("protover 2");
+    s
 }
 
 #[test]
 fn handshake_announces_the_features() {
-    let s = Session::new();
+    let s = session();
     let features = s.take();
     for f in ["ping=1", "setboard=1", "usermove=1", "san=0", "sigint=0", "sigterm=0", "colors=0", "analyze=1", "memory=1", "smp=1", "exclude=0", "highlight=1", "variants=\"normal,perfect\"", "done=1", "myname=\"Protean"] {
         assert!(features.contains(f), "{f} missing: {features}");
@@ -50,7 +27,7 @@ fn handshake_announces_the_features() {
 
 #[test]
 fn perfect_chess_is_taught_to_xboard_and_played() {
-    let mut s = Session::new();
+    let mut s = session();
     s.take();
     s.send("new");
     s.send("variant perfect");
@@ -60,7 +37,7 @@ fn perfect_chess_is_taught_to_xboard_and_played() {
     assert_eq!(&lines[1..], ["piece P& fmWfceFifmnD", "piece N& N", "piece B& BsW", "piece R& R", "piece Q& Q", "piece K& KisO3"]);
     s.send("sd 4");
     s.send("usermove e2e4");
-    let reply = s.wait_for("move ");
+    let reply = s.wait_for("move ", MOVE_WAIT);
     let mv = reply.strip_prefix("move ").unwrap();
     let mut pos = protean_rules::AnyRules::by_name("perfect").unwrap().start();
     pos.play("e2e4").unwrap();
@@ -70,12 +47,12 @@ fn perfect_chess_is_taught_to_xboard_and_played() {
     assert_eq!(s.take(), "pong 3\n");
     // The engine's move is part of the game now: the user answers it.
     s.send("usermove i2i3");
-    s.wait_for("move ");
+    s.wait_for("move ", MOVE_WAIT);
 }
 
 #[test]
 fn illegal_moves_are_named_and_change_nothing() {
-    let mut s = Session::new();
+    let mut s = session();
     s.send("new");
     s.send("force");
     s.take();
@@ -101,7 +78,7 @@ fn illegal_moves_are_named_and_change_nothing() {
 
 #[test]
 fn lift_highlights_targets_captures_and_promotions() {
-    let mut s = Session::new();
+    let mut s = session();
     s.send("new");
     s.send("force");
     s.send("setboard 1n2k3/P7/8/8/8/8/8/4K3 w - - 0 1");
@@ -117,7 +94,7 @@ fn lift_highlights_targets_captures_and_promotions() {
 
 #[test]
 fn analyze_posts_thinking_until_exit() {
-    let mut s = Session::new();
+    let mut s = session();
     s.send("new");
     s.send("force");
     s.send("post");
@@ -134,11 +111,11 @@ fn analyze_posts_thinking_until_exit() {
 
 #[test]
 fn go_plays_and_force_stops_without_moving() {
-    let mut s = Session::new();
+    let mut s = session();
     s.send("new");
     s.send("st 1");
     s.send("go");
-    let reply = s.wait_for("move ");
+    let reply = s.wait_for("move ", MOVE_WAIT);
     assert!(reply.len() >= 9);
     s.send("force");
     s.take();

@@ -7,6 +7,7 @@
 //! what and where; it never builds a half-valid position.
 
 use crate::bitboard::Bitboard;
+use crate::geometry::Geometry;
 use crate::piece::{Color, Piece};
 use crate::position::Position;
 use crate::tables::Rules;
@@ -188,41 +189,48 @@ pub fn parse<B: Bitboard>(rules: &Arc<Rules<B>>, fen: &str) -> Result<Position<B
     Ok(pos)
 }
 
+/// Board text as FEN writes it: ranks from the top separated by `/`, each
+/// cell's character or, for runs of cells without one, the run's length.
+pub fn board_rows(g: Geometry, text: impl Fn(usize) -> Option<char>) -> String {
+    let mut out = String::new();
+    for rank in (0..g.height()).rev() {
+        let mut run = 0;
+        for file in 0..g.width() {
+            match text(g.cell(file, rank)) {
+                None => run += 1,
+                Some(c) => {
+                    if run > 0 {
+                        out += &run.to_string();
+                        run = 0;
+                    }
+                    out.push(c);
+                }
+            }
+        }
+        if run > 0 {
+            out += &run.to_string();
+        }
+        if rank > 0 {
+            out.push('/');
+        }
+    }
+    out
+}
+
 impl<B: Bitboard> Position<B> {
     pub fn fen(&self) -> String {
         let rules = self.rules();
         let g = rules.geometry;
-        let mut out = String::new();
-        for rank in (0..g.height()).rev() {
-            let mut run = 0;
-            for file in 0..g.width() {
-                let cell = g.cell(file, rank);
-                let text = if self.rifts().has(cell) {
-                    Some('*')
-                } else {
-                    self.piece_at(cell).map(|p| {
-                        let l = rules.variant.pieces[p.kind()].letter;
-                        if p.color() == Color::White { l } else { l.to_ascii_lowercase() }
-                    })
-                };
-                match text {
-                    None => run += 1,
-                    Some(c) => {
-                        if run > 0 {
-                            out += &run.to_string();
-                            run = 0;
-                        }
-                        out.push(c);
-                    }
-                }
+        let mut out = board_rows(g, |cell| {
+            if self.rifts().has(cell) {
+                Some('*')
+            } else {
+                self.piece_at(cell).map(|p| {
+                    let l = rules.variant.pieces[p.kind()].letter;
+                    if p.color() == Color::White { l } else { l.to_ascii_lowercase() }
+                })
             }
-            if run > 0 {
-                out += &run.to_string();
-            }
-            if rank > 0 {
-                out.push('/');
-            }
-        }
+        });
         out.push(' ');
         out.push(if self.side_to_move() == Color::White { 'w' } else { 'b' });
         out.push(' ');

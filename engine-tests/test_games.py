@@ -1,17 +1,21 @@
-"""python-chess drives Protean as a real UCI engine through whole games
-against Stockfish at its lowest strength, at 10 seconds + 0.1 per move,
-with the clock kept here: no illegal move, no crash, no time loss."""
+"""python-chess drives Protean as a real UCI engine, and as a real XBoard
+engine through its XBoard client, through whole games against Stockfish
+at its lowest strength, at 10 seconds + 0.1 per move, with the clock kept
+here: no illegal move, no crash, no time loss."""
 import os
+
+import pytest
 
 import games
 import references as ref
 
-GAMES = int(os.environ.get("PROTEAN_UCI_GAMES", "2"))
+GAMES = int(os.environ.get("PROTEAN_GAMES", "2"))
 
 
-def test_whole_games_against_stockfish():
+@pytest.mark.parametrize("protocol", ["uci", "xboard"])
+def test_whole_games_against_stockfish(protocol):
     for n in range(GAMES):
-        game = games.play(protean_white=n % 2 == 0, protocol="uci")
+        game = games.play(protean_white=n % 2 == 0, protocol=protocol)
         assert game.ending not in ("illegal", "time"), (game.ending, game.illegal, game.board.fen())
         assert len(game.board.move_stack) > 10
 
