@@ -480,8 +480,9 @@ pub fn engine_defined_variant(pos: &AnyPosition) -> Vec<String> {
     // XBoard's piece order is P N B R Q ... K; with fewer letters than its
     // 22 types, the gap falls before the king, so our P N B R Q K map onto
     // XBoard's own pawn, knight, bishop, rook, queen and king images.
+    // The table is positional: a kind the variant lacks is a '.'.
     let order = ['P', 'N', 'B', 'R', 'Q', 'K'];
-    let letters: String = order.iter().filter(|c| variant.piece_by_letter(**c).is_some()).collect();
+    let letters: String = order.iter().map(|&c| if variant.piece_by_letter(c).is_some() { c } else { '.' }).collect();
     let mut lines = vec![format!("setup ({}{}) {}x{}+0_fairy {}", letters, letters.to_lowercase(), g.width(), g.height(), variant.start_fen)];
     for piece in &variant.pieces {
         let betza = match piece.role {

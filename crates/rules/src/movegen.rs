@@ -43,6 +43,12 @@ impl<B: Bitboard> Position<B> {
                 return true;
             }
         }
+        for (kind, through) in &a.leg_lines {
+            let jumpers = self.kind_bb(*kind) & theirs;
+            if jumpers.any() && through[cell].iter().any(|&(from, to)| jumpers.has(from as usize) && !blockers.has(to as usize)) {
+                return true;
+            }
+        }
         for line in &a.lines {
             let ray = line.rays[cell];
             if (ray & theirs).is_empty() {
@@ -95,6 +101,16 @@ impl<B: Bitboard> Position<B> {
                 pinned |= B::cell(first);
             }
         }
+        // Our piece on the final cell of a jump that would capture the king
+        // on its middle cell shields it: moving that piece may expose the king.
+        for (kind, through) in &rules.attacks[!us as usize].leg_lines {
+            let jumpers = self.pieces_of(!us, *kind);
+            for &(from, to) in &through[king] {
+                if jumpers.has(from as usize) && self.pieces(us).has(to as usize) {
+                    pinned |= B::cell(to as usize);
+                }
+            }
+        }
         KingSafety { king: Some(king), in_check: self.attacked_with(king, !us, blockers), pinned }
     }
 
@@ -103,6 +119,8 @@ impl<B: Bitboard> Position<B> {
         self.generate_pieces(out, self.pieces(self.side_to_move()), !B::EMPTY);
         self.generate_castling(out);
         self.generate_en_passant(out);
+        self.generate_leg_captures(out);
+        self.generate_swaps(out);
     }
 
     /// Moves (but not castling or en passant) of our pieces on `from_cells`;
@@ -176,6 +194,32 @@ impl<B: Bitboard> Position<B> {
         quiet | captures
     }
 
+    /// Captures on the middle cell of two-leg jumps. Like en passant they
+    /// take a piece off a cell the mover does not land on, so two cells
+    /// open at once and pin detection cannot vouch for them: every one is
+    /// tested.
+    fn generate_leg_captures(&self, out: &mut MoveList) {
+        let rules = self.rules();
+        if rules.jumpers.is_empty() {
+            return;
+        }
+        let us = self.side_to_move();
+        let them = self.pieces(!us);
+        let empty = self.tiles() & !self.occupied();
+        for &kind in &rules.jumpers {
+            let pm = &rules.moves[us as usize][kind];
+            for from in self.pieces_of(us, kind).cells() {
+                for &(mid, to) in &pm.leg_captures[from] {
+                    if them.has(mid as usize) && empty.has(to as usize) {
+                        let mut m = Move::new(from, to as usize, MoveKind::LegCapture);
+                        m.aux = mid;
+                        out.push(m);
+                    }
+                }
+            }
+        }
+    }
+
     /// En passant captures: our pawns that capture onto the target cell.
     fn generate_en_passant(&self, out: &mut MoveList) {
         let Some(target) = self.en_passant() else { return };
@@ -230,6 +274,23 @@ impl<B: Bitboard> Position<B> {
         }
     }
 
+    /// The king trading places with an adjacent piece of the kind the
+    /// variant names (tested for check like any king move).
+    fn generate_swaps(&self, out: &mut MoveList) {
+        let rules = self.rules();
+        let Some(partner) = rules.variant.king_swaps_with else { return };
+        let us = self.side_to_move();
+        let Some(king) = self.king(us) else { return };
+        let g = rules.geometry;
+        for dx in [-1, 1] {
+            if let Some(next) = g.offset(king, crate::geometry::Step::new(dx, 0)) {
+                if self.pieces_of(us, partner).has(next) {
+                    out.push(Move::new(king, next, MoveKind::Swap));
+                }
+            }
+        }
+    }
+
     /// Whether a pseudo-legal move leaves the mover's king safe.
     #[inline]
     pub fn is_legal(&mut self, m: Move, safety: &KingSafety<B>) -> bool {
@@ -238,14 +299,15 @@ impl<B: Bitboard> Position<B> {
         if m.kind == MoveKind::Castle {
             return true; // generate_castling tested every cell
         }
-        if m.from() == king {
+        if m.from() == king && m.kind != MoveKind::Swap {
             return !self.attacked_with(m.to(), !us, self.blockers() ^ B::cell(king));
         }
-        if !safety.in_check && m.kind != MoveKind::EnPassant && !safety.pinned.has(m.from()) {
+        if !safety.in_check && !matches!(m.kind, MoveKind::EnPassant | MoveKind::LegCapture | MoveKind::Swap) && !safety.pinned.has(m.from()) {
             return true;
         }
         self.make(m);
-        let safe = !self.attacked(king, !us);
+        // Where the king stands now: a swap moves it off `safety.king`.
+        let safe = self.king(us).is_none_or(|k| !self.attacked(k, !us));
         self.unmake();
         safe
     }
@@ -283,6 +345,10 @@ impl<B: Bitboard> Position<B> {
         let first = out.len();
         self.generate_pieces(out, suspects, quiet_cells);
         self.generate_en_passant(out);
+        self.generate_leg_captures(out);
+        if quiet_cells.any() {
+            self.generate_swaps(out);
+        }
         let mut i = first;
         while i < out.len() {
             if self.is_legal(out[i], &safety) {

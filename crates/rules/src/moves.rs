@@ -16,6 +16,11 @@ pub enum MoveKind {
     EnPassant,
     /// King from-to; `aux` indexes the variant's castling table.
     Castle,
+    /// Captures the piece on `aux`, the middle cell of a two-leg jump;
+    /// written with its legs (`c1e1,e1b1`).
+    LegCapture,
+    /// The king and the adjacent piece on `to` trade places.
+    Swap,
     /// Passes the turn; only search makes it (null-move pruning).
     Null,
 }
@@ -53,20 +58,25 @@ impl Move {
     }
     #[inline(always)]
     pub fn is_capture(self) -> bool {
-        matches!(self.kind, MoveKind::Capture | MoveKind::EnPassant)
+        matches!(self.kind, MoveKind::Capture | MoveKind::EnPassant | MoveKind::LegCapture)
     }
     /// The cell whose piece this move captures, if any.
     #[inline(always)]
     pub fn capture_cell(self) -> Option<usize> {
         match self.kind {
             MoveKind::Capture => Some(self.to()),
-            MoveKind::EnPassant => Some(self.aux as usize),
+            MoveKind::EnPassant | MoveKind::LegCapture => Some(self.aux as usize),
             _ => None,
         }
     }
 
-    /// Coordinate notation without the promotion suffix (`e2e4`, `a9a10`).
+    /// Coordinate notation without the promotion suffix (`e2e4`, `a9a10`;
+    /// a middle-cell capture with its two legs, `c1e1,e1b1`).
     pub fn cells_text(self, g: Geometry) -> String {
+        if self.kind == MoveKind::LegCapture {
+            let mid = g.name(self.aux as usize);
+            return format!("{}{mid},{mid}{}", g.name(self.from()), g.name(self.to()));
+        }
         format!("{}{}", g.name(self.from()), g.name(self.to()))
     }
 }

@@ -259,6 +259,11 @@ impl<B: Bitboard> Position<B> {
 
         if m.kind == MoveKind::Null {
             // Only the side and the en passant right change.
+        } else if m.kind == MoveKind::Swap {
+            let king = self.remove(m.from());
+            let other = self.remove(m.to());
+            self.put(m.to(), king);
+            self.put(m.from(), other);
         } else if m.kind == MoveKind::Castle {
             let c = &self.rules.castling[m.aux as usize];
             let (kf, kt, rf, rt) = (c.king_from, c.king_to, c.rook_from, c.rook_to);
@@ -313,6 +318,11 @@ impl<B: Bitboard> Position<B> {
             self.fullmove -= 1;
         }
         if m.kind == MoveKind::Null {
+        } else if m.kind == MoveKind::Swap {
+            let king = self.remove(m.to());
+            let other = self.remove(m.from());
+            self.put(m.from(), king);
+            self.put(m.to(), other);
         } else if m.kind == MoveKind::Castle {
             let c = &self.rules.castling[m.aux as usize];
             let (kf, kt, rf, rt) = (c.king_from, c.king_to, c.rook_from, c.rook_to);

@@ -49,6 +49,9 @@ pub struct PieceMoves<B> {
     pub slide_positive: Vec<bool>,
     pub slide_rays: Vec<B>,
     pub rides: Vec<Ride<B>>,
+    /// Per cell, the (middle, final) cells of two-leg jumps that capture on
+    /// the middle cell; empty unless the piece has paths.
+    pub leg_captures: Vec<Vec<(u8, u8)>>,
 }
 
 impl<B: Bitboard> PieceMoves<B> {
@@ -107,6 +110,9 @@ pub struct Attacks<B> {
     /// Distinct rider directions (towards the attacker) and the piece types
     /// capturing along each, whatever their range: for finding pins.
     pub pin_lines: Vec<(usize, bool, u32)>,
+    /// Per piece type with two-leg jumps: for each cell, the (start, final)
+    /// cells of jumps that capture on it, which need the final cell empty.
+    pub leg_lines: Vec<(usize, Vec<Vec<(u8, u8)>>)>,
 }
 
 #[derive(Clone, Debug)]
@@ -130,6 +136,8 @@ pub struct Rules<B> {
     pub piece_types: usize,
     pub royal: Option<usize>,
     pub roles: Vec<Role>,
+    /// Kinds with two-leg jumps (empty in most variants).
+    pub jumpers: Vec<usize>,
     pub moves: [Vec<PieceMoves<B>>; 2],
     pub attacks: [Attacks<B>; 2],
     /// Full rays per direction id, for cutting a ray behind its blocker.
@@ -261,6 +269,24 @@ impl<B: Bitboard> Rules<B> {
                         }
                     }
                 }
+                if !def.paths.is_empty() {
+                    pm.leg_captures = vec![Vec::new(); g.cells()];
+                    let mut through = vec![Vec::new(); g.cells()];
+                    for path in &def.paths {
+                        let [first, second] = if color == Color::White { *path } else { [path[0].for_black(), path[1].for_black()] };
+                        for from in 0..g.cells() {
+                            let Some(mid) = g.offset(from, first) else { continue };
+                            let Some(to) = g.offset(mid, second) else { continue };
+                            // The plain jump: a leap that lands (and captures) on `to`.
+                            pm.leaps[from].quiet |= B::cell(to);
+                            pm.leaps[from].capture |= B::cell(to);
+                            rev_leaps[to] |= B::cell(from);
+                            pm.leg_captures[from].push((mid as u8, to as u8));
+                            through[mid].push((from as u8, to as u8));
+                        }
+                    }
+                    attacks[color as usize].leg_lines.push((t, through));
+                }
                 pm.slide_positive = slides.iter().map(|(p, _)| *p).collect();
                 pm.slide_rays = (0..g.cells()).flat_map(|c| slides.iter().map(move |(_, rays)| rays[c])).collect();
                 let a = &mut attacks[color as usize];
@@ -333,6 +359,7 @@ impl<B: Bitboard> Rules<B> {
             piece_types: n,
             royal: variant.royal(),
             roles: variant.pieces.iter().map(|p| p.role).collect(),
+            jumpers: (0..n).filter(|&k| !variant.pieces[k].paths.is_empty()).collect(),
             moves,
             attacks,
             full_rays,

@@ -3,7 +3,7 @@
 //! variant it plays; it reads these values (through `tables::Rules`).
 
 use crate::betza::{self, BetzaError, Movement};
-use crate::geometry::Geometry;
+use crate::geometry::{Geometry, Step};
 
 /// At most this many kinds of piece in one variant.
 pub const MAX_PIECE_TYPES: usize = 16;
@@ -26,6 +26,10 @@ pub struct PieceDef {
     pub letter: char,
     pub betza: String,
     pub movement: Movement,
+    /// Two-leg jumps (first step, second step), over anything, that may
+    /// capture on the middle cell instead of the last, the final cell then
+    /// empty (One-dimensional chess's knight). Empty for most pieces.
+    pub paths: Vec<[Step; 2]>,
     pub role: Role,
 }
 
@@ -36,13 +40,21 @@ impl PieceDef {
             letter: letter.to_ascii_uppercase(),
             betza: betza.to_string(),
             movement: betza::parse(betza)?,
+            paths: Vec::new(),
             role,
         })
+    }
+
+    /// A piece that moves by two-leg jumps only (see `paths`); `betza` is
+    /// how its moves are shown to humans and GUIs.
+    pub fn two_leg(name: &str, letter: char, betza: &str, paths: Vec<[Step; 2]>, role: Role) -> PieceDef {
+        PieceDef { name: name.to_string(), letter: letter.to_ascii_uppercase(), betza: betza.to_string(), movement: Movement { legs: Vec::new() }, paths, role }
     }
 
     /// A piece that only ever reaches cells of one colour.
     pub fn is_colourbound(&self) -> bool {
         self.movement.legs.iter().all(|l| (l.step.dx + l.step.dy) % 2 == 0)
+            && self.paths.iter().all(|[a, b]| (a.dx + a.dy + b.dx + b.dy) % 2 == 0)
     }
 }
 
@@ -100,6 +112,9 @@ pub struct Variant {
     pub castling: Vec<CastlingDef>,
     pub promotion: PromotionDef,
     pub draws: DrawRules,
+    /// A king may swap places with an adjacent friendly piece of this kind
+    /// as a move, at any time (One-dimensional chess's castling).
+    pub king_swaps_with: Option<usize>,
 }
 
 impl Variant {

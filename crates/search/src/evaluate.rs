@@ -44,9 +44,10 @@ pub struct EvalTables<B> {
 /// rider's k-th cell along a ray counts 0.75^(k-1), the chance that the
 /// cells before it are empty), times [`VALUE_PER_MOVE`]. Move-only or
 /// capture-only legs count half, initial-only legs a tenth, and a piece
-/// bound to one colour of cells loses 15%. On 8x8 this gives N 320,
-/// B 326, R 536, Q 920: close to the values chess players use, with no
-/// piece named.
+/// bound to one colour of cells loses 15%. A two-leg jumper counts each
+/// landing cell once and each middle-cell capture as half. On 8x8 this
+/// gives N 320, B 326, R 536, Q 920: close to the values chess players
+/// use, with no piece named.
 pub fn piece_value<B: Bitboard>(rules: &Rules<B>, kind: usize) -> i32 {
     let def = &rules.variant.pieces[kind];
     let g = rules.geometry;
@@ -72,6 +73,20 @@ pub fn piece_value<B: Bitboard>(rules: &Rules<B>, kind: usize) -> i32 {
                     break;
                 }
             }
+        }
+    }
+    // Two-leg jumps: each distinct landing cell counts as a leap, and a
+    // capture on the middle cell as half of one.
+    for cell in 0..g.cells() {
+        let mut landings = Vec::new();
+        for [first, second] in &def.paths {
+            let Some(mid) = g.offset(cell, *first) else { continue };
+            let Some(to) = g.offset(mid, *second) else { continue };
+            if !landings.contains(&to) {
+                landings.push(to);
+                total += 1.0;
+            }
+            total += 0.5;
         }
     }
     let mut mobility = total / g.cells() as f64;
@@ -258,6 +273,15 @@ mod tests {
             let score = protean_rules::with_position!(&pos, p => evaluate(p, &EvalTables::new(p.rules())));
             assert_eq!(score, TEMPO, "{variant}");
         }
+    }
+
+    #[test]
+    fn the_one_dimensional_pieces_have_sane_values() {
+        let AnyRules::Small(rules) = AnyRules::by_name("onedim").unwrap() else { panic!() };
+        let v: Vec<i32> = (1..5).map(|k| piece_value(&rules, k)).collect();
+        let (q, r, b, n) = (v[0], v[1], v[2], v[3]);
+        assert!(n > 100 && b > 100 && r > 100, "{v:?}");
+        assert!(q > r && q > b && q > n, "{v:?}");
     }
 
     #[test]

@@ -31,5 +31,6 @@ pub fn variant() -> Variant {
         // A lone slide bishop can reach both colours, so only the knight is
         // a minor piece here.
         draws: DrawRules { quiet_plies: Some(100), repetition: Repetition::Placement, repetition_count: 3, minor_pieces: vec![1] },
+        king_swaps_with: None,
     }
 }

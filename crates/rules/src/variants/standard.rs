@@ -24,5 +24,6 @@ pub fn variant() -> Variant {
         ],
         promotion: PromotionDef { ranks: [7, 0], choices: vec![4, 3, 2, 1], mandatory: true },
         draws: DrawRules { quiet_plies: Some(100), repetition: Repetition::FullPosition, repetition_count: 3, minor_pieces: vec![1, 2] },
+        king_swaps_with: None,
     }
 }
