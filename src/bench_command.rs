@@ -22,6 +22,9 @@ const POSITIONS: &[(&str, &str)] = &[
     ("perfect", "r1bqkqbnr/ppp1ppppp/2n6/3p5/9/4P4/9/PPPP1PPPP/RNBQKQBNR w KQkq - 0 3"),
     ("perfect", "r3kq2r/ppp2pppp/2nbb1n2/3pp4/9/2NPPB3/PPPQ2N2/5PPPP/R3KQB1R w KQkq - 4 9"),
     ("perfect", "4k4/9/3p5/9/4P4/9/5K3/9/9 w - - 0 40"),
+    ("onedim", "KQRBN6nbrqk w - - 0 1"),
+    ("onedim", "K1R2Q3n1b2rk b - - 3 15"),
+    ("onedim", "1KR3b2N3rk1 b - - 2 20"),
 ];
 
 #[derive(Args)]

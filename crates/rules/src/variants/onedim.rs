@@ -36,7 +36,10 @@ pub fn variant() -> Variant {
             // Dabbaba rider of range 3: 2, 4 or 6 cells, blocked only by
             // pieces on the cells it would land on (its own colour).
             piece("bishop", 'B', "D3", Role::Other),
-            PieceDef::two_leg("knight", 'N', "W(5,0)", knight_paths(), Role::Other),
+            // No Betza that XBoard reads says "two legs, may take on the
+            // middle cell": U (may land anywhere) is what it is told, and
+            // XBoard must run with legality testing off (see the README).
+            PieceDef::two_leg("knight", 'N', "U", knight_paths(), Role::Other),
         ],
         start_fen: "KQRBN6nbrqk w - - 0 1".into(),
         castling: Vec::new(),
