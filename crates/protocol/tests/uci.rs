@@ -174,3 +174,19 @@ fn vampirc_uci_drops_variant_moves() {
     s.send("position startpos moves e2e4 i8i9 e7e5");
     assert!(s.take().contains("malformed move 'i8i9'"));
 }
+
+#[test]
+fn one_dimensional_chess_takes_and_gives_multi_leg_moves() {
+    let mut s = session();
+    s.send("setoption name UCI_Variant value onedim");
+    assert!(s.take().contains("startpos KQRBN6nbrqk w - - 0 1"));
+    s.send("position fen K1N1r10k w - - 0 1 moves c1e1,e1h1");
+    assert_eq!(s.engine.position().fen(), "K6N7k b - - 0 1");
+    // The only way to take the black rook is the knight's middle-cell
+    // capture (with a white rook left, it wins); the engine says it with
+    // the legs.
+    s.send("position fen KRN1r10k w - - 0 1");
+    s.send("go depth 4");
+    let best = s.wait_for("bestmove", Duration::from_secs(30));
+    assert!(best.starts_with("bestmove c1e1,e1h1"), "{best}");
+}

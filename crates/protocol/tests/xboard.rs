@@ -123,3 +123,19 @@ fn go_plays_and_force_stops_without_moving() {
     std::thread::sleep(Duration::from_millis(50));
     assert!(s.take().is_empty(), "in force mode the engine does not answer");
 }
+
+#[test]
+fn one_dimensional_chess_is_taught_and_takes_multi_leg_moves() {
+    let mut s = session();
+    s.send("new");
+    s.send("variant onedim");
+    let taught = s.take();
+    let lines: Vec<&str> = taught.lines().collect();
+    assert_eq!(lines[0], "setup (.NBRQK.nbrqk) 16x1+0_fairy KQRBN6nbrqk w - - 0 1");
+    assert_eq!(&lines[1..], ["piece K& W", "piece Q& R3D3", "piece R& R3", "piece B& D3", "piece N& U"]);
+    s.send("force");
+    s.send("setboard K1N1r10k w - - 0 1");
+    s.send("usermove c1e1,e1h1");
+    assert!(s.take().is_empty());
+    assert_eq!(s.engine.position().fen(), "K6N7k b - - 0 1");
+}
