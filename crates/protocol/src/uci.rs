@@ -216,6 +216,7 @@ impl Uci {
             Err(e) => return self.info_string(&e),
         };
         self.wait_for_search();
+        self.shared.begin(limits.ponder);
         let pos = self.position.clone();
         let (out, tt, shared, options) = (self.out.clone(), self.tt.clone(), self.shared.clone(), self.options.clone());
         let handle = std::thread::Builder::new()
@@ -306,14 +307,13 @@ impl Uci {
         self.join_search();
     }
 
-    /// Lets a running search finish by its own limits.
+    /// Ends a running search before a command that changes what it
+    /// searches. GUIs send `stop` first; a command that comes without one
+    /// stops the search here (its `bestmove` is still printed) rather than
+    /// waiting on a search that may never end by itself.
     fn wait_for_search(&mut self) {
-        if self.searching.as_ref().is_some_and(|h| !h.is_finished()) && !self.shared.stop.load(Ordering::SeqCst) {
-            // An infinite or pondering search would never finish by itself.
-            if self.shared.pondering.load(Ordering::SeqCst) {
-                self.stop();
-                return;
-            }
+        if self.searching.as_ref().is_some_and(|h| !h.is_finished()) {
+            self.stop();
         }
         self.join_search();
     }

@@ -89,12 +89,13 @@ impl XBoard {
             discard: Arc::new(AtomicBool::new(false)),
             played_tx,
             played_rx,
-            moves_per_session: 0,
+            // XBoard's own default clock, until `level` or `st` says otherwise.
+            moves_per_session: 40,
             increment: Duration::ZERO,
             per_move: None,
             depth: None,
-            my_time: None,
-            their_time: None,
+            my_time: Some(Duration::from_secs(300)),
+            their_time: Some(Duration::from_secs(300)),
             hint: None,
         }
     }
@@ -389,6 +390,7 @@ impl XBoard {
             return;
         }
         let limits = self.limits();
+        self.shared.begin(false);
         let analyzing = self.mode == Mode::Analyze;
         let pos = self.position.clone();
         let (out, tt, shared, options, post) = (self.out.clone(), self.tt.clone(), self.shared.clone(), self.options.clone(), self.post);

@@ -55,7 +55,10 @@ impl Shared {
         *self.start.lock().expect("clock lock") = Instant::now();
         self.pondering.store(false, Ordering::SeqCst);
     }
-    fn reset(&self, pondering: bool) {
+    /// Arms the shared state for a new search. Call it before starting
+    /// the search's thread, never from it: a `stop` that arrives between
+    /// the two must not be erased.
+    pub fn begin(&self, pondering: bool) {
         self.stop.store(false, Ordering::SeqCst);
         self.pondering.store(pondering, Ordering::SeqCst);
         self.nodes.store(0, Ordering::SeqCst);
@@ -122,13 +125,13 @@ pub struct Outcome {
 
 /// Searches `pos` within `limits`, calling `report` with each finished
 /// line of the main thread, and returns the best move. `shared.stop` ends
-/// it at once from another thread.
+/// it at once from another thread; `shared.begin` must have been called
+/// for it (a fresh `Shared` is ready).
 pub fn search(pos: &AnyPosition, limits: &Limits, options: &Options, tt: &TranspositionTable, shared: &Shared, report: &(dyn Fn(&Report) + Sync)) -> Outcome {
     with_position!(pos, p => search_generic(p, limits, options, tt, shared, report))
 }
 
 fn search_generic<B: Bitboard>(pos: &Position<B>, limits: &Limits, options: &Options, tt: &TranspositionTable, shared: &Shared, report: &(dyn Fn(&Report) + Sync)) -> Outcome {
-    shared.reset(limits.ponder);
     tt.new_search();
     let eval = EvalTables::new(pos.rules());
     let deadline = limits.deadline(pos.side_to_move(), options.move_overhead);
