@@ -127,6 +127,7 @@ fn go_plays_and_force_stops_without_moving() {
 #[test]
 fn one_dimensional_chess_is_taught_and_takes_multi_leg_moves() {
     let mut s = session();
+    s.take();
     s.send("new");
     s.send("variant onedim");
     let taught = s.take();
