@@ -49,8 +49,8 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
     let mut total = 0;
     let start = Instant::now();
     for (i, (variant, fen)) in POSITIONS.iter().enumerate() {
-        let pos = AnyRules::by_name(variant).and_then(|r| Ok(r.from_fen(fen).expect("bench positions are valid")))
-            .map_err(|e| e.to_string())?;
+        let rules = AnyRules::by_name(variant).map_err(|e| e.to_string())?;
+        let pos = rules.from_fen(fen).map_err(|e| format!("bench position {}: {e}", i + 1))?;
         tt.clear();
         let shared = Shared::default();
         let outcome = search(&pos, &limits, &options, &tt, &shared, &|_| {});

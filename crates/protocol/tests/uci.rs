@@ -51,7 +51,7 @@ fn info_lines_have_every_field() {
     s.send("position startpos");
     s.send("go depth 5");
     s.wait_for("bestmove", Duration::from_secs(30));
-    let info = s.text().lines().filter(|l| l.starts_with("info depth")).last().unwrap().to_string();
+    let info = s.text().lines().rfind(|l| l.starts_with("info depth")).unwrap().to_string();
     let words: Vec<&str> = info.split_whitespace().collect();
     for field in ["depth", "seldepth", "multipv", "score", "nodes", "nps", "hashfull", "time", "pv"] {
         assert!(words.contains(&field), "{field} missing: {info}");

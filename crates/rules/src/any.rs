@@ -24,8 +24,11 @@ pub enum AnyRules {
     Large(Arc<Rules<Bb256>>),
 }
 
-/// A position at the bitboard size of its variant.
+/// A position at the bitboard size of its variant. The sizes differ (a
+/// 256-cell position is a few kilobytes), but positions are few and long
+/// lived, so each is kept inline for direct, generic access.
 #[derive(Clone, Debug)]
+#[allow(clippy::large_enum_variant)]
 pub enum AnyPosition {
     Small(Position<u64>),
     Medium(Position<u128>),

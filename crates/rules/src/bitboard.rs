@@ -45,9 +45,9 @@ pub trait Bitboard:
     /// The set without its lowest member; the set must not be empty.
     fn without_lowest(self) -> Self;
     /// Every cell up to and including the lowest member; all cells if empty.
-    fn up_to_lowest(self) -> Self;
+    fn lowest_and_below(self) -> Self;
     /// Every cell from the highest member up; all cells if empty.
-    fn from_highest(self) -> Self;
+    fn highest_and_above(self) -> Self;
 
     #[inline(always)]
     fn has(self, cell: usize) -> bool {
@@ -115,11 +115,11 @@ macro_rules! native_bitboard {
                 self & (self - 1)
             }
             #[inline(always)]
-            fn up_to_lowest(self) -> Self {
+            fn lowest_and_below(self) -> Self {
                 self ^ self.wrapping_sub(1)
             }
             #[inline(always)]
-            fn from_highest(self) -> Self {
+            fn highest_and_above(self) -> Self {
                 // `| 1` makes the empty set yield bit 0, i.e. every cell.
                 !((1 << (self | 1).highest()) - 1)
             }
@@ -218,7 +218,7 @@ impl Bitboard for Bb256 {
         }
         Bb256(words)
     }
-    fn up_to_lowest(self) -> Self {
+    fn lowest_and_below(self) -> Self {
         if self.is_empty() {
             return !Self::EMPTY;
         }
@@ -229,7 +229,7 @@ impl Bitboard for Bb256 {
         }
         Bb256(words)
     }
-    fn from_highest(self) -> Self {
+    fn highest_and_above(self) -> Self {
         if self.is_empty() {
             return !Self::EMPTY;
         }
@@ -262,11 +262,11 @@ mod tests {
         assert!(b.has(63) && !b.has(2));
         assert!((b & !b).is_empty());
         let pair = B::cell(5) | B::cell(70.min(B::CAPACITY - 1));
-        assert_eq!(pair.up_to_lowest().cells().collect::<Vec<_>>(), (0..=5).collect::<Vec<_>>());
+        assert_eq!(pair.lowest_and_below().cells().collect::<Vec<_>>(), (0..=5).collect::<Vec<_>>());
         let hi = 70.min(B::CAPACITY - 1);
-        assert_eq!(pair.from_highest().cells().collect::<Vec<_>>(), (hi..B::CAPACITY).collect::<Vec<_>>());
-        assert_eq!(B::EMPTY.up_to_lowest(), !B::EMPTY);
-        assert_eq!(B::EMPTY.from_highest(), !B::EMPTY);
+        assert_eq!(pair.highest_and_above().cells().collect::<Vec<_>>(), (hi..B::CAPACITY).collect::<Vec<_>>());
+        assert_eq!(B::EMPTY.lowest_and_below(), !B::EMPTY);
+        assert_eq!(B::EMPTY.highest_and_above(), !B::EMPTY);
     }
 
     #[test]

@@ -84,7 +84,7 @@ impl Geometry {
 
     /// Light and dark cells alternate with a1 dark; returns true for dark.
     pub fn is_dark(self, cell: usize) -> bool {
-        (self.file(cell) + self.rank(cell)) % 2 == 0
+        (self.file(cell) + self.rank(cell)).is_multiple_of(2)
     }
 
     pub fn name(self, cell: usize) -> CellName {
@@ -94,7 +94,7 @@ impl Geometry {
     /// Parses a whole cell name such as `e4` or `a10`.
     pub fn parse_cell(self, s: &str) -> Option<usize> {
         match self.parse_cell_prefix(s) {
-            Some((cell, rest)) if rest.is_empty() => Some(cell),
+            Some((cell, "")) => Some(cell),
             _ => None,
         }
     }

@@ -74,7 +74,7 @@ impl<B: Bitboard> PieceMoves<B> {
 #[inline(always)]
 pub fn slide<B: Bitboard>(ray: B, positive: bool, blockers: B) -> B {
     let hit = ray & blockers;
-    ray & if positive { hit.up_to_lowest() } else { hit.from_highest() }
+    ray & if positive { hit.lowest_and_below() } else { hit.highest_and_above() }
 }
 
 impl<B: Bitboard> Ride<B> {
@@ -100,6 +100,9 @@ pub struct AttackLine<B> {
     pub initial_only: bool,
 }
 
+/// Per cell: the (start, final) cells of the two-leg jumps through it.
+pub type JumpsThrough = Vec<Vec<(u8, u8)>>;
+
 /// Reverse tables: from which cells pieces of one colour attack a cell.
 #[derive(Clone, Debug, Default)]
 pub struct Attacks<B> {
@@ -112,7 +115,7 @@ pub struct Attacks<B> {
     pub pin_lines: Vec<(usize, bool, u32)>,
     /// Per piece type with two-leg jumps: for each cell, the (start, final)
     /// cells of jumps that capture on it, which need the final cell empty.
-    pub leg_lines: Vec<(usize, Vec<Vec<(u8, u8)>>)>,
+    pub leg_lines: Vec<(usize, JumpsThrough)>,
 }
 
 #[derive(Clone, Debug)]

@@ -159,7 +159,7 @@ fn helper<B: Bitboard>(mut w: Worker<B>, shared: &Shared, id: usize) {
     if w.root_moves.is_empty() {
         return;
     }
-    let lead = 1 + (id % 2 == 0) as i32;
+    let lead = 1 + id.is_multiple_of(2) as i32;
     let mut depth = 1;
     while !w.stopped && depth < search::MAX_PLY as i32 {
         w.root(depth, -MATE - 1, MATE + 1);

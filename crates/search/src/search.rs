@@ -13,7 +13,6 @@ use crate::see::see;
 use crate::time::{Deadline, Limits};
 use crate::tt::{Bound, Entry, PackedMove, TranspositionTable};
 use crate::Shared;
-use protean_rules::moves::NO_PROMOTION;
 use protean_rules::variant::Role;
 use protean_rules::{Bitboard, Move, MoveList, Position};
 use std::sync::atomic::Ordering;
@@ -153,7 +152,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
     }
 
     fn is_quiet(m: Move) -> bool {
-        !m.is_capture() && m.promotion.eq(&NO_PROMOTION)
+        !m.is_capture() && m.promotion().is_none()
     }
 
     /// Ordering score: hash move, winning and equal captures (most valuable
@@ -398,13 +397,13 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             return if in_check { -MATE + ply as i32 } else { stand_pat };
         }
         let mut order: Vec<(i32, Move)> = moves.iter().map(|&m| (self.order_score(m, None, ply), m)).collect();
-        order.sort_unstable_by(|a, b| b.0.cmp(&a.0));
+        order.sort_unstable_by_key(|o| std::cmp::Reverse(o.0));
         let mut best = stand_pat;
         for (_, m) in order {
             if !in_check && m.is_capture() {
                 // Delta pruning, then losing exchanges are not looked at.
                 let victim = m.capture_cell().and_then(|c| self.pos.piece_at(c)).map_or(0, |p| self.eval.value(p.kind()));
-                if m.promotion.eq(&NO_PROMOTION) && stand_pat + victim + 200 < alpha {
+                if m.promotion().is_none() && stand_pat + victim + 200 < alpha {
                     continue;
                 }
                 if see(&self.pos, m, self.eval) < 0 {
