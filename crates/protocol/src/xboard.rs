@@ -376,7 +376,7 @@ impl XBoard {
         limits.time[!us as usize] = self.their_time;
         limits.increment = [self.increment; 2];
         if self.moves_per_session > 0 {
-            let played = (self.position.fen().split(' ').nth(5).and_then(|n| n.parse::<u32>().ok()).unwrap_or(1) - 1) % self.moves_per_session;
+            let played = (self.position.fullmove() - 1) % self.moves_per_session;
             limits.moves_to_go = Some(self.moves_per_session - played);
         }
         limits

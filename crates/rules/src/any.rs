@@ -103,6 +103,10 @@ impl AnyPosition {
     pub fn side_to_move(&self) -> Color {
         with_position!(self, p => p.side_to_move())
     }
+    /// The move number, as FEN's last field counts it.
+    pub fn fullmove(&self) -> u32 {
+        with_position!(self, p => p.fullmove())
+    }
     pub fn variant(&self) -> &Variant {
         with_position!(self, p => &p.rules().variant)
     }
