@@ -6,6 +6,22 @@ pub mod uci;
 pub mod xboard;
 
 pub use output::Output;
+
+use protean_rules::AnyPosition;
+
+/// Writes `move: count` for every root move (Stockfish's `go perft`
+/// lines) and returns the total: the leaf count, 1 at depth 0.
+fn write_divide(out: &Output, pos: &mut AnyPosition, depth: u32) -> u64 {
+    let divide = pos.divide(depth);
+    for (m, n) in &divide {
+        out.line(&format!("{m}: {n}"));
+    }
+    if depth == 0 {
+        1
+    } else {
+        divide.iter().map(|(_, n)| n).sum()
+    }
+}
 pub use uci::{Flow, Uci};
 pub use xboard::XBoard;
 

@@ -10,7 +10,7 @@
 //! with any bad token is refused whole with an `info string`.
 
 use crate::output::Output;
-use protean_rules::{variants, AnyPosition, AnyRules};
+use protean_rules::{fen, variants, AnyPosition, AnyRules, Color};
 use protean_search::{search, Limits, Options, Score, Shared, TranspositionTable};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
@@ -258,11 +258,7 @@ impl Uci {
             return self.info_string("go perft needs a depth");
         };
         self.wait_for_search();
-        let divide = self.position.divide(depth);
-        for (m, n) in &divide {
-            self.out.line(&format!("{m}: {n}"));
-        }
-        let total: u64 = if depth == 0 { 1 } else { divide.iter().map(|(_, n)| n).sum() };
+        let total = crate::write_divide(&self.out, &mut self.position, depth);
         self.out.line("");
         self.out.line(&format!("Nodes searched: {total}"));
     }
@@ -271,28 +267,21 @@ impl Uci {
         let fen = self.position.fen();
         let variant = self.position.variant();
         let g = variant.geometry;
-        let placement = fen.split(' ').next().unwrap_or("");
+        let placement = fen::parse_placement(variant, fen.split(' ').next().unwrap_or("")).expect("a position's own FEN parses");
+        let mut cells = vec![' '; g.cells()];
+        for cell in placement.rifts {
+            cells[cell] = '*';
+        }
+        for (cell, piece) in placement.pieces {
+            let letter = variant.pieces[piece.kind()].letter;
+            cells[cell] = if piece.color() == Color::White { letter } else { letter.to_ascii_lowercase() };
+        }
         let border = format!(" +{}", "---+".repeat(g.width()));
         self.out.line("");
         self.out.line(&border);
-        for (i, rank) in placement.split('/').enumerate() {
-            let mut cells = Vec::new();
-            let mut digits = String::new();
-            for c in rank.chars().chain(std::iter::once('|')) {
-                if c.is_ascii_digit() {
-                    digits.push(c);
-                    continue;
-                }
-                if let Ok(n) = digits.parse::<usize>() {
-                    cells.extend(std::iter::repeat_n(' ', n));
-                }
-                digits.clear();
-                if c != '|' {
-                    cells.push(c);
-                }
-            }
-            let row: String = cells.iter().map(|c| format!(" {c} |")).collect();
-            self.out.line(&format!(" |{row} {}", g.height() - i));
+        for rank in (0..g.height()).rev() {
+            let row: String = (0..g.width()).map(|file| format!(" {} |", cells[g.cell(file, rank)])).collect();
+            self.out.line(&format!(" |{row} {}", rank + 1));
             self.out.line(&border);
         }
         let files: String = (0..g.width()).map(|f| format!("   {}", (b'a' + f as u8) as char)).collect();

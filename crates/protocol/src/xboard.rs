@@ -258,8 +258,7 @@ impl XBoard {
     }
 
     fn looks_like_move(&self, text: &str) -> bool {
-        let g = self.rules.variant().geometry;
-        g.parse_cell_prefix(text).and_then(|(_, rest)| g.parse_cell_prefix(rest)).is_some()
+        self.rules.variant().geometry.parse_cell_pair(text).is_some()
     }
 
     fn user_move(&mut self, text: &str) {
@@ -341,11 +340,7 @@ impl XBoard {
             return self.out.line(&format!("Error (bad depth): perft {args}"));
         };
         self.abort_search();
-        let divide = self.position.divide(depth);
-        for (m, n) in &divide {
-            self.out.line(&format!("{m}: {n}"));
-        }
-        let total: u64 = if depth == 0 { 1 } else { divide.iter().map(|(_, n)| n).sum() };
+        let total = crate::write_divide(&self.out, &mut self.position, depth);
         self.out.line(&format!("Nodes searched: {total}"));
     }
 

@@ -124,6 +124,16 @@ impl Geometry {
     }
 }
 
+impl Geometry {
+    /// Two cell names at the start of `text` (a move's from and to), and
+    /// what follows them.
+    pub fn parse_cell_pair(self, text: &str) -> Option<(usize, usize, &str)> {
+        let (a, rest) = self.parse_cell_prefix(text)?;
+        let (b, rest) = self.parse_cell_prefix(rest)?;
+        Some((a, b, rest))
+    }
+}
+
 /// The printable name of a cell.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CellName {

@@ -123,7 +123,8 @@ impl<B: Bitboard> Position<B> {
         self.generate_swaps(out);
     }
 
-    /// Moves (but not castling or en passant) of our pieces on `from_cells`;
+    /// Leaps and rides (not castling, en passant, middle-cell captures or
+    /// swaps) of our pieces on `from_cells`;
     /// non-captures only onto `quiet_cells` (pawns also onto their
     /// promotion zone).
     fn generate_pieces(&self, out: &mut MoveList, from_cells: B, quiet_cells: B) {
@@ -131,7 +132,7 @@ impl<B: Bitboard> Position<B> {
         let us = self.side_to_move();
         let them = self.pieces(!us);
         let blockers = self.blockers();
-        let empty = self.tiles() & !self.occupied();
+        let empty = self.vacant();
         for kind in 0..rules.piece_types {
             let mine = self.pieces_of(us, kind) & from_cells;
             if mine.is_empty() {
@@ -161,8 +162,8 @@ impl<B: Bitboard> Position<B> {
         let leaps = &pm.leaps[from];
         let mut quiet = leaps.quiet;
         let mut captures = leaps.capture;
-        let at_start = pm.has_initial_leaps || !pm.rides.is_empty();
-        let at_start = at_start && rules.initial_region[color as usize][kind].has(from);
+        // Only initial-only moves ask where the piece stands.
+        let at_start = (pm.has_initial_leaps || !pm.rides.is_empty()) && rules.initial_region[color as usize][kind].has(from);
         if pm.has_initial_leaps && at_start {
             quiet |= leaps.initial_quiet;
             captures |= leaps.initial_capture;
@@ -189,7 +190,7 @@ impl<B: Bitboard> Position<B> {
     /// pins and checks (for mobility in evaluation).
     pub fn reach_from(&self, from: usize) -> B {
         let Some(piece) = self.piece_at(from) else { return B::EMPTY };
-        let empty = self.tiles() & !self.occupied();
+        let empty = self.vacant();
         let (quiet, captures) = self.targets(piece.color(), piece.kind(), from, self.blockers(), empty, self.pieces(!piece.color()));
         quiet | captures
     }
@@ -205,7 +206,7 @@ impl<B: Bitboard> Position<B> {
         }
         let us = self.side_to_move();
         let them = self.pieces(!us);
-        let empty = self.tiles() & !self.occupied();
+        let empty = self.vacant();
         for &kind in &rules.jumpers {
             let pm = &rules.moves[us as usize][kind];
             for from in self.pieces_of(us, kind).cells() {

@@ -2,7 +2,6 @@
 //! `a9a10`; castling as the king's from-to, `e1g1`, `e1b1`) and SAN for PGN.
 
 use crate::bitboard::Bitboard;
-use crate::geometry::Geometry;
 use crate::moves::{Move, MoveKind};
 use crate::piece::Color;
 use crate::position::Position;
@@ -44,8 +43,8 @@ impl<B: Bitboard> Position<B> {
         let well_formed = match text.split_once(',') {
             // A move with its legs: `c1e1,e1b1`, the second leg starting
             // where the first ends.
-            Some((first, second)) => matches!((two_cells(g, first), two_cells(g, second)), (Some((_, mid, "")), Some((again, _, ""))) if mid == again),
-            None => two_cells(g, text).is_some_and(|(_, _, rest)| {
+            Some((first, second)) => matches!((g.parse_cell_pair(first), g.parse_cell_pair(second)), (Some((_, mid, "")), Some((again, _, ""))) if mid == again),
+            None => g.parse_cell_pair(text).is_some_and(|(_, _, rest)| {
                 rest.is_empty() || (rest.len() == 1 && self.rules().variant.piece_by_letter(rest.chars().next().expect("one")).is_some())
             }),
         };
@@ -108,13 +107,6 @@ impl<B: Bitboard> Position<B> {
         self.unmake();
         s
     }
-}
-
-/// Two cell names at the start of `text`, and what follows them.
-fn two_cells(g: Geometry, text: &str) -> Option<(usize, usize, &str)> {
-    let (a, rest) = g.parse_cell_prefix(text)?;
-    let (b, rest) = g.parse_cell_prefix(rest)?;
-    Some((a, b, rest))
 }
 
 /// The name of a side as PGN and protocols write it.

@@ -119,6 +119,11 @@ impl<B: Bitboard> Position<B> {
     pub fn tiles(&self) -> B {
         self.rules.all_cells & !self.rifts
     }
+    /// Tiles with no piece on them.
+    #[inline(always)]
+    pub fn vacant(&self) -> B {
+        self.tiles() & !self.occupied()
+    }
     #[inline(always)]
     pub fn king(&self, color: Color) -> Option<usize> {
         let k = self.kings[color as usize];

@@ -180,12 +180,12 @@ impl std::ops::AddAssign for Score {
     }
 }
 
-fn side<B: Bitboard>(pos: &Position<B>, t: &EvalTables<B>, us: Color, material: &mut i32) -> Score {
+/// One side's terms; `pawns` holds each colour's pawns.
+fn side<B: Bitboard>(pos: &Position<B>, t: &EvalTables<B>, us: Color, pawns: [B; 2], material: &mut i32) -> Score {
     let rules = pos.rules();
     let mut s = Score::default();
     let ours = pos.pieces(us);
-    let own_pawns = (0..rules.piece_types).filter(|&k| rules.roles[k] == Role::Pawn).fold(B::EMPTY, |b, k| b | pos.pieces_of(us, k));
-    let their_pawns = (0..rules.piece_types).filter(|&k| rules.roles[k] == Role::Pawn).fold(B::EMPTY, |b, k| b | pos.pieces_of(!us, k));
+    let (own_pawns, their_pawns) = (pawns[us as usize], pawns[!us as usize]);
     let enemy_king_ring = pos.king(!us).map_or(B::EMPTY, |k| t.king_ring[k]);
     let mut king_attackers = 0;
     let mut king_attacks = 0;
@@ -239,8 +239,11 @@ fn side<B: Bitboard>(pos: &Position<B>, t: &EvalTables<B>, us: Color, material: 
 /// The position's value in centipawns for the side to move.
 pub fn evaluate<B: Bitboard>(pos: &Position<B>, t: &EvalTables<B>) -> i32 {
     let mut material = [0, 0];
-    let white = side(pos, t, Color::White, &mut material[0]);
-    let black = side(pos, t, Color::Black, &mut material[1]);
+    let rules = pos.rules();
+    let all_pawns = (0..rules.piece_types).filter(|&k| rules.roles[k] == Role::Pawn).fold(B::EMPTY, |b, k| b | pos.kind_bb(k));
+    let pawns = [all_pawns & pos.pieces(Color::White), all_pawns & pos.pieces(Color::Black)];
+    let white = side(pos, t, Color::White, pawns, &mut material[0]);
+    let black = side(pos, t, Color::Black, pawns, &mut material[1]);
     let phase = ((material[0] + material[1]) * 256 / t.start_material).min(256);
     let mg = white.mg - black.mg;
     let eg = white.eg - black.eg;
