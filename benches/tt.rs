@@ -21,7 +21,7 @@ fn keys(seed: u64) -> impl Iterator<Item = u64> {
 }
 
 fn entry(k: u64) -> Entry {
-    Entry { mv: Some(PackedMove { from: k as u8, to: (k >> 8) as u8, promotion: 255 }), score: (k >> 16) as i16, depth: (k >> 32) as u8 % 64, bound: Bound::Exact }
+    Entry { mv: Some(PackedMove(k as u32)), score: (k >> 16) as i16, depth: (k >> 32) as u8 % 64, bound: Bound::Exact }
 }
 
 /// Two threads, each probing a key and storing another, as a search does;

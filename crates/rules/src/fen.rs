@@ -1,7 +1,10 @@
 //! FEN for any board size: ranks from the top, runs of empty cells as
 //! decimal numbers of any length (`9`, `10`, `16`), `*` for a cell without a
 //! tile, then side, castling, en passant, half-move clock and move number
-//! (the last two may be left out, as Stockfish allows).
+//! (the last two may be left out, as Stockfish allows). Where tiles move
+//! (Beyond Chess) a seventh field carries the shuttle count: `-`, or the
+//! last tile shift and how many shifts in a row have moved that tile back
+//! and forth between its two cells (`d4e4:3`).
 //!
 //! Parsing refuses anything it cannot make a valid position of and says
 //! what and where; it never builds a half-valid position.
@@ -9,7 +12,7 @@
 use crate::bitboard::Bitboard;
 use crate::geometry::Geometry;
 use crate::piece::{Color, Piece};
-use crate::position::Position;
+use crate::position::{Position, Shuttle};
 use crate::tables::Rules;
 use crate::variant::{Role, Variant};
 use std::fmt;
@@ -94,8 +97,9 @@ pub fn parse<B: Bitboard>(rules: &Arc<Rules<B>>, fen: &str) -> Result<Position<B
     if fields.is_empty() {
         return error("empty");
     }
-    if fields.len() > 6 {
-        return error(format!("{} fields, at most 6 expected", fields.len()));
+    let max_fields = if variant.tiles.is_some() { 7 } else { 6 };
+    if fields.len() > max_fields {
+        return error(format!("{} fields, at most {max_fields} expected", fields.len()));
     }
     let placement = parse_placement(variant, fields[0])?;
     let mut pos = Position::empty(rules.clone());
@@ -181,12 +185,34 @@ pub fn parse<B: Bitboard>(rules: &Arc<Rules<B>>, fen: &str) -> Result<Position<B
     }
     pos.set_counters(quiet as u16, fullmove);
 
+    if variant.tiles.is_some() {
+        if !pos.is_one_group(pos.tiles()) {
+            return error("the tiles do not form one group");
+        }
+        if let Some(&text) = fields.get(6) {
+            pos.set_shuttle(parse_shuttle(g, text)?);
+        }
+    }
+
     if let Some(k) = pos.king(!side) {
         if pos.attacked(k, side) {
             return error("the side not to move is in check");
         }
     }
     Ok(pos)
+}
+
+/// The shuttle field: `-` or `<from><to>:<count>`.
+fn parse_shuttle(g: Geometry, text: &str) -> Result<Shuttle, FenError> {
+    if text == "-" {
+        return Ok(Shuttle::default());
+    }
+    let parsed = text.split_once(':').and_then(|(cells, n)| {
+        let (from, to, rest) = g.parse_cell_pair(cells)?;
+        let count: u8 = n.parse().ok()?;
+        (rest.is_empty() && count >= 1).then_some(Shuttle { from: from as u8, to: to as u8, count })
+    });
+    parsed.ok_or_else(|| FenError(format!("shuttle field '{text}' is neither '-' nor like 'd4e4:3'")))
 }
 
 /// Board text as FEN writes it: ranks from the top separated by `/`, each
@@ -242,6 +268,14 @@ impl<B: Bitboard> Position<B> {
             None => out.push('-'),
         }
         out += &format!(" {} {}", self.quiet_plies(), self.fullmove());
+        if rules.variant.tiles.is_some() {
+            let s = self.shuttle();
+            if s.count == 0 {
+                out += " -";
+            } else {
+                out += &format!(" {}{}:{}", g.name(s.from as usize), g.name(s.to as usize), s.count);
+            }
+        }
         out
     }
 }

@@ -3,6 +3,13 @@
 //! Cells are numbered `rank * width + file` from White's lower left. Names
 //! are a file letter and a rank number (`a1`, `i9`, `p1`, `a10`), so boards
 //! up to 26 files and any number of ranks have names that round-trip.
+//!
+//! A board may name its cells from an origin other than its lower left
+//! corner: Beyond Chess's arena keeps the names of the 8x8 frame in its
+//! middle (a1..h8), continues past h as i, j, k, l and past 8 as 9..12, and
+//! names the files left of a from the end of the alphabet (z next to a,
+//! then y, x, w) and the ranks below 1 as 0, -1, -2, -3. The letters never
+//! collide because a board has at most 26 files.
 
 use std::fmt;
 
@@ -13,6 +20,8 @@ pub const MAX_CELLS: usize = 256;
 pub struct Geometry {
     width: u8,
     height: u8,
+    /// The file and rank index of the cell named `a1`.
+    origin: (u8, u8),
 }
 
 /// A direction or displacement in cells, White's point of view: `dy > 0`
@@ -41,7 +50,17 @@ impl Geometry {
     /// at most 26 files (one letter per file).
     pub fn new(width: u8, height: u8) -> Option<Geometry> {
         let ok = width >= 1 && height >= 1 && width <= 26 && (width as usize * height as usize) <= MAX_CELLS;
-        ok.then_some(Geometry { width, height })
+        ok.then_some(Geometry { width, height, origin: (0, 0) })
+    }
+
+    /// The same board with `a1` on file index `file` and rank index `rank`.
+    pub fn with_origin(self, file: u8, rank: u8) -> Option<Geometry> {
+        (file < self.width && rank < self.height).then_some(Geometry { origin: (file, rank), ..self })
+    }
+
+    /// File and rank indices of the cell named `a1`.
+    pub fn origin(self) -> (usize, usize) {
+        (self.origin.0 as usize, self.origin.1 as usize)
     }
 
     #[inline(always)]
@@ -88,7 +107,10 @@ impl Geometry {
     }
 
     pub fn name(self, cell: usize) -> CellName {
-        CellName { file: self.file(cell) as u8, rank: self.rank(cell) as u16 }
+        CellName {
+            file: self.file(cell) as i8 - self.origin.0 as i8,
+            rank: self.rank(cell) as i16 - self.origin.1 as i16 + 1,
+        }
     }
 
     /// Parses a whole cell name such as `e4` or `a10`.
@@ -104,20 +126,32 @@ impl Geometry {
     /// 16-rank board is one cell and `a1a2` is two.
     pub fn parse_cell_prefix(self, s: &str) -> Option<(usize, &str)> {
         let bytes = s.as_bytes();
-        let file = (*bytes.first()?).checked_sub(b'a')? as usize;
-        if file >= self.width() {
+        let letter = *bytes.first()?;
+        if !letter.is_ascii_lowercase() {
             return None;
         }
-        let digits = bytes[1..].iter().take_while(|b| b.is_ascii_digit()).count();
+        let index = (letter - b'a') as i32;
+        let (x0, y0) = (self.origin.0 as i32, self.origin.1 as i32);
+        // Letters from `a` on name the files from the origin rightwards;
+        // the files left of it take letters back from `z`.
+        let file = if index < self.width() as i32 - x0 { x0 + index } else { x0 - (26 - index) };
+        if file < 0 {
+            return None;
+        }
+        let negative = bytes.get(1) == Some(&b'-');
+        let start = 1 + negative as usize;
+        let digits = bytes[start..].iter().take_while(|b| b.is_ascii_digit()).count();
         // Longest run of digits that still names a rank of this board.
         for len in (1..=digits.min(3)).rev() {
-            let text = &s[1..1 + len];
-            if text.starts_with('0') {
+            let text = &s[start..start + len];
+            // `0` names a rank only alone and unsigned; no leading zeros.
+            if text.starts_with('0') && (len > 1 || negative) {
                 continue;
             }
-            let rank: usize = text.parse().ok()?;
-            if (1..=self.height()).contains(&rank) {
-                return Some((self.cell(file, rank - 1), &s[1 + len..]));
+            let number: i32 = text.parse().ok()?;
+            let rank = y0 - 1 + if negative { -number } else { number };
+            if (0..self.height() as i32).contains(&rank) {
+                return Some((self.cell(file as usize, rank as usize), &s[start + len..]));
             }
         }
         None
@@ -137,13 +171,16 @@ impl Geometry {
 /// The printable name of a cell.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CellName {
-    file: u8,
-    rank: u16,
+    /// Files from the origin: 0 is `a`, -1 is `z`.
+    file: i8,
+    /// Ranks as named: 1 is the origin's rank, 0 and below lie under it.
+    rank: i16,
 }
 
 impl fmt::Display for CellName {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", (b'a' + self.file) as char, self.rank + 1)
+        let letter = if self.file >= 0 { b'a' + self.file as u8 } else { (b'z' as i8 + 1 + self.file) as u8 };
+        write!(f, "{}{}", letter as char, self.rank)
     }
 }
 
@@ -160,6 +197,23 @@ mod tests {
                 assert_eq!(g.parse_cell(&name), Some(c), "{name} on {w}x{h}");
             }
         }
+    }
+
+    #[test]
+    fn names_round_trip_around_an_origin() {
+        let g = Geometry::new(16, 16).unwrap().with_origin(4, 4).unwrap();
+        for c in 0..g.cells() {
+            let name = g.name(c).to_string();
+            assert_eq!(g.parse_cell(&name), Some(c), "{name}");
+        }
+        assert_eq!(g.name(g.cell(4, 4)).to_string(), "a1");
+        assert_eq!(g.name(g.cell(15, 15)).to_string(), "l12");
+        assert_eq!(g.name(g.cell(3, 3)).to_string(), "z0");
+        assert_eq!(g.name(g.cell(0, 0)).to_string(), "w-3");
+        assert_eq!(g.parse_cell_prefix("e-1e0"), Some((g.cell(8, 2), "e0")));
+        assert_eq!(g.parse_cell("a-0"), None);
+        assert_eq!(g.parse_cell("a13"), None);
+        assert_eq!(g.parse_cell("v1"), None);
     }
 
     #[test]

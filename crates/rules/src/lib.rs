@@ -21,6 +21,7 @@ pub mod perft;
 pub mod piece;
 pub mod position;
 pub mod tables;
+pub mod tiles;
 pub mod variant;
 pub mod variants;
 mod zobrist;

@@ -313,24 +313,46 @@ impl<B: Bitboard> Position<B> {
         safe
     }
 
-    /// Every legal move, in `out` (which is cleared first).
+    /// Every legal move, in `out` (which is cleared first). Where tiles
+    /// move, a move is a whole turn (piece move and tile shift).
     pub fn legal_moves(&mut self, out: &mut MoveList) {
-        self.legal_moves_onto(out, !B::EMPTY);
+        if self.tiles_move() {
+            self.legal_turns(out, !B::EMPTY, true);
+        } else {
+            self.legal_piece_moves(out, !B::EMPTY);
+        }
     }
 
     /// Legal captures and promotions (for quiescence search); in check,
-    /// every legal move, since all evasions must be looked at.
+    /// every legal move, since all evasions must be looked at. Where tiles
+    /// move, each comes with one tile shift, not every one.
     pub fn legal_captures(&mut self, out: &mut MoveList) {
         let quiet = if self.in_check() { !B::EMPTY } else { B::EMPTY };
-        self.legal_moves_onto(out, quiet);
+        if self.tiles_move() {
+            self.legal_turns(out, quiet, false);
+        } else {
+            self.legal_piece_moves(out, quiet);
+        }
     }
 
-    /// Legal moves whose non-captures end on `quiet_cells`.
+    /// Where tiles move, the legal moves as search sees a turn played as
+    /// two plies (see `tiles`); elsewhere the same as `legal_moves` or
+    /// `legal_captures`.
+    pub fn legal_half_turns(&mut self, out: &mut MoveList, captures_only: bool) {
+        let quiet = if captures_only && !self.in_check() { B::EMPTY } else { !B::EMPTY };
+        if self.tiles_move() {
+            self.legal_plies(out, quiet, !captures_only);
+        } else {
+            self.legal_piece_moves(out, quiet);
+        }
+    }
+
+    /// Legal piece moves whose non-captures end on `quiet_cells`.
     ///
     /// Moves that cannot expose the king (not the king's, not a possibly
     /// pinned piece's, not en passant, not in check) are generated first
     /// and kept as they are; only the rest are tested.
-    fn legal_moves_onto(&mut self, out: &mut MoveList, quiet_cells: B) {
+    pub(crate) fn legal_piece_moves(&mut self, out: &mut MoveList, quiet_cells: B) {
         out.clear();
         let safety = self.king_safety();
         let ours = self.pieces(self.side_to_move());

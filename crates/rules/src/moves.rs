@@ -23,9 +23,32 @@ pub enum MoveKind {
     Swap,
     /// Passes the turn; only search makes it (null-move pruning).
     Null,
+    /// A pawn moving together with its tile into a rift, the whole turn
+    /// (Beyond Chess's geret).
+    Geret,
+    /// The tile on `from` moves to `to`: the second half of a turn when a
+    /// turn is played as two plies. `from == to` ends the turn without a
+    /// shift (when none is legal).
+    Shift,
 }
 
 pub const NO_PROMOTION: u8 = u8::MAX;
+
+/// What follows a piece move where tiles move: nothing (`NONE`), a tile
+/// shift played as a move of its own (`FOLLOWS`), or the shift carried in
+/// the same move (from, to).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct TileShift(pub u8, pub u8);
+
+impl TileShift {
+    pub const NONE: TileShift = TileShift(0, 0);
+    pub const FOLLOWS: TileShift = TileShift(1, 1);
+    /// The cells of a real shift.
+    #[inline(always)]
+    pub fn cells(self) -> Option<(usize, usize)> {
+        (self.0 != self.1).then_some((self.0 as usize, self.1 as usize))
+    }
+}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Move {
@@ -35,14 +58,22 @@ pub struct Move {
     /// Piece kind the pawn becomes, or [`NO_PROMOTION`].
     pub promotion: u8,
     pub aux: u8,
+    /// The tile shift of the same turn (Beyond Chess).
+    pub shift: TileShift,
 }
 
 impl Move {
     #[inline(always)]
     pub fn new(from: usize, to: usize, kind: MoveKind) -> Move {
-        Move { from: from as u8, to: to as u8, kind, promotion: NO_PROMOTION, aux: 0 }
+        Move { from: from as u8, to: to as u8, kind, promotion: NO_PROMOTION, aux: 0, shift: TileShift::NONE }
     }
-    pub const NULL: Move = Move { from: 0, to: 0, kind: MoveKind::Null, promotion: NO_PROMOTION, aux: 0 };
+    pub const NULL: Move = Move { from: 0, to: 0, kind: MoveKind::Null, promotion: NO_PROMOTION, aux: 0, shift: TileShift::NONE };
+
+    /// The same piece move with a tile shift after it.
+    #[inline(always)]
+    pub fn with_shift(self, shift: TileShift) -> Move {
+        Move { shift, ..self }
+    }
 
     #[inline(always)]
     pub fn from(self) -> usize {
@@ -72,7 +103,12 @@ impl Move {
 
     /// Coordinate notation without the promotion suffix (`e2e4`, `a9a10`;
     /// a middle-cell capture with its two legs, `c1e1,e1b1`).
+    /// The tile shift in the same turn is not part of it (see
+    /// `Position::move_text`).
     pub fn cells_text(self, g: Geometry) -> String {
+        if self.kind == MoveKind::Shift && self.from == self.to {
+            return "-".into();
+        }
         if self.kind == MoveKind::LegCapture {
             let mid = g.name(self.aux as usize);
             return format!("{}{mid},{mid}{}", g.name(self.from()), g.name(self.to()));
@@ -120,6 +156,15 @@ impl MoveList {
     #[inline(always)]
     pub fn swap(&mut self, i: usize, j: usize) {
         self.buf[..self.len].swap(i, j);
+    }
+    #[inline(always)]
+    pub fn set(&mut self, i: usize, m: Move) {
+        self.buf[..self.len][i] = m;
+    }
+    /// Drops the first `n` moves, keeping the order of the rest.
+    pub fn remove_front(&mut self, n: usize) {
+        self.buf.copy_within(n..self.len, 0);
+        self.len -= n;
     }
     /// Removes the move at `i`, putting the last move in its place.
     #[inline(always)]

@@ -34,20 +34,27 @@ impl<B: Bitboard> Position<B> {
         if let Some(kind) = m.promotion() {
             s.push(rules.variant.pieces[kind].letter.to_ascii_lowercase());
         }
+        if let Some((from, to)) = m.shift.cells() {
+            let g = rules.geometry;
+            s += &format!(",{}{}", g.name(from), g.name(to));
+        }
         s
     }
 
     /// Reads a move in coordinate notation and returns it if it is legal.
     pub fn parse_move(&mut self, text: &str) -> Result<Move, MoveError> {
         let g = self.rules().geometry;
-        let well_formed = match text.split_once(',') {
-            // A move with its legs: `c1e1,e1b1`, the second leg starting
-            // where the first ends.
-            Some((first, second)) => matches!((g.parse_cell_pair(first), g.parse_cell_pair(second)), (Some((_, mid, "")), Some((again, _, ""))) if mid == again),
-            None => g.parse_cell_pair(text).is_some_and(|(_, _, rest)| {
-                rest.is_empty() || (rest.len() == 1 && self.rules().variant.piece_by_letter(rest.chars().next().expect("one")).is_some())
-            }),
+        // A piece move (with a promotion letter), and after a comma either
+        // its second leg (`c1e1,e1b1`) or the turn's tile shift
+        // (`e7e5,h4i4`); which of them is legal is decided by the list.
+        let (piece, second) = match text.split_once(',') {
+            Some((piece, second)) => (piece, Some(second)),
+            None => (text, None),
         };
+        let piece_ok = g.parse_cell_pair(piece).is_some_and(|(_, _, rest)| {
+            rest.is_empty() || (rest.len() == 1 && self.rules().variant.piece_by_letter(rest.chars().next().expect("one")).is_some())
+        });
+        let well_formed = piece_ok && second.is_none_or(|t| matches!(g.parse_cell_pair(t), Some((_, _, ""))));
         if !well_formed {
             return Err(MoveError::Malformed(text.to_string()));
         }

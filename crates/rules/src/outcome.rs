@@ -12,6 +12,10 @@ pub enum Outcome {
     QuietMoves,
     Repetition,
     InsufficientMaterial,
+    /// The same tile shifted back and forth too often (Beyond Chess).
+    Shuttle,
+    /// A bare king not mated in time (Beyond Chess's 30-move rule).
+    BareKing,
 }
 
 impl Outcome {
@@ -31,6 +35,8 @@ impl Outcome {
             Outcome::QuietMoves => "50-move rule",
             Outcome::Repetition => "repetition",
             Outcome::InsufficientMaterial => "insufficient material",
+            Outcome::Shuttle => "shuttle limit",
+            Outcome::BareKing => "30-move rule",
         }
     }
 }
@@ -48,6 +54,13 @@ impl<B: Bitboard> Position<B> {
         }
         if self.insufficient_material() {
             return Some(Outcome::InsufficientMaterial);
+        }
+        if draws.bare_king_moves.is_some_and(|n| self.bare_plies() >= n) {
+            return Some(Outcome::BareKing);
+        }
+        let limit = self.rules().variant.tiles.as_ref().map(|t| t.shuttle_limit);
+        if limit.is_some_and(|n| self.shuttle().count >= n) {
+            return Some(Outcome::Shuttle);
         }
         None
     }

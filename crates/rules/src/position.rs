@@ -5,7 +5,7 @@
 //! legal moves reached.
 
 use crate::bitboard::Bitboard;
-use crate::moves::{Move, MoveKind};
+use crate::moves::{Move, MoveKind, TileShift};
 use crate::piece::{Color, Piece};
 use crate::tables::Rules;
 use crate::variant::{Repetition, Role, MAX_PIECE_TYPES};
@@ -26,8 +26,23 @@ struct Undo {
     ep: u8,
     ep_victim: u8,
     quiet_plies: u16,
+    bare_plies: u16,
+    shuttle: Shuttle,
+    shift_pending: bool,
+    /// Whether the move ended the turn (the side to move changed).
+    ended_turn: bool,
     /// Repetition key of the position before the move.
     key: u64,
+}
+
+/// The last tile shift and how many shifts in a row have moved that tile
+/// back and forth between the same two cells (Beyond Chess's shuttle
+/// limit).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Shuttle {
+    pub from: u8,
+    pub to: u8,
+    pub count: u8,
 }
 
 #[derive(Clone)]
@@ -43,7 +58,14 @@ pub struct Position<B: Bitboard> {
     ep: u8,
     ep_victim: u8,
     quiet_plies: u16,
+    /// Plies since one side was left with its king alone.
+    bare_plies: u16,
+    shuttle: Shuttle,
+    /// A piece move has been made and the same side's tile shift follows
+    /// (when search plays a turn as two plies).
+    shift_pending: bool,
     fullmove: u32,
+    /// Pieces and rifts.
     placement_key: u64,
     kings: [u8; 2],
     history: Vec<Undo>,
@@ -69,6 +91,9 @@ impl<B: Bitboard> Position<B> {
             ep: NO_CELL,
             ep_victim: NO_CELL,
             quiet_plies: 0,
+            bare_plies: 0,
+            shuttle: Shuttle::default(),
+            shift_pending: false,
             fullmove: 1,
             placement_key: 0,
             kings: [NO_CELL; 2],
@@ -145,6 +170,31 @@ impl<B: Bitboard> Position<B> {
     pub fn fullmove(&self) -> u32 {
         self.fullmove
     }
+    #[inline(always)]
+    pub fn bare_plies(&self) -> u16 {
+        self.bare_plies
+    }
+    #[inline(always)]
+    pub fn shuttle(&self) -> Shuttle {
+        self.shuttle
+    }
+    /// Whether the side to move has made its piece move and owes the
+    /// turn's tile shift.
+    #[inline(always)]
+    pub fn shift_pending(&self) -> bool {
+        self.shift_pending
+    }
+    /// Whether tiles move in this variant.
+    #[inline(always)]
+    pub fn tiles_move(&self) -> bool {
+        self.rules.variant.tiles.is_some()
+    }
+    /// White's first turn of a game with moving tiles has no tile shift;
+    /// a position with White to move on move 1 is such a turn.
+    #[inline(always)]
+    pub fn first_turn(&self) -> bool {
+        self.side == Color::White && self.fullmove == 1
+    }
     /// Plies played since the position was set up.
     pub fn plies_played(&self) -> usize {
         self.history.len()
@@ -166,6 +216,9 @@ impl<B: Bitboard> Position<B> {
         if self.ep != NO_CELL {
             k ^= z.en_passant[self.ep as usize];
         }
+        if self.shift_pending {
+            k ^= z.shift_pending;
+        }
         k
     }
 
@@ -182,7 +235,10 @@ impl<B: Bitboard> Position<B> {
     /// only positions since the last irreversible move can.
     pub fn repetitions(&self) -> usize {
         let key = self.repetition_key();
-        self.history.iter().rev().take(self.quiet_plies as usize).filter(|u| u.key == key).count()
+        // A turn played as two plies leaves two entries; the pending
+        // half's key never equals a whole turn's.
+        let plies = self.quiet_plies as usize * if self.tiles_move() { 2 } else { 1 };
+        self.history.iter().rev().take(plies).filter(|u| u.key == key).count()
     }
 
     pub(crate) fn put(&mut self, cell: usize, piece: Piece) {
@@ -212,6 +268,34 @@ impl<B: Bitboard> Position<B> {
 
     pub(crate) fn set_rift(&mut self, cell: usize) {
         self.rifts |= B::cell(cell);
+        self.placement_key ^= zobrist::keys().rifts[cell];
+    }
+    pub(crate) fn set_shuttle(&mut self, shuttle: Shuttle) {
+        self.shuttle = shuttle;
+    }
+
+    /// Moves the tile on `from` into the rift on `to`.
+    fn move_tile(&mut self, from: usize, to: usize) {
+        self.rifts ^= B::cell(from) | B::cell(to);
+        let z = zobrist::keys();
+        self.placement_key ^= z.rifts[from] ^ z.rifts[to];
+        if self.ep as usize == from {
+            // En passant needs the passed cell to be a tile.
+            self.ep = NO_CELL;
+            self.ep_victim = NO_CELL;
+        }
+    }
+
+    /// A tile shift of the turn: moves the tile and counts shuttles.
+    fn shift_tile(&mut self, from: usize, to: usize) {
+        self.move_tile(from, to);
+        let back = self.shuttle.from as usize == to && self.shuttle.to as usize == from;
+        self.shuttle = Shuttle { from: from as u8, to: to as u8, count: if back { self.shuttle.count.saturating_add(1) } else { 1 } };
+    }
+
+    /// Whether `color` has nothing but its king.
+    pub fn is_bare(&self, color: Color) -> bool {
+        self.pieces(color).count() == 1 && self.king(color).is_some()
     }
     pub(crate) fn set_side(&mut self, side: Color) {
         self.side = side;
@@ -254,14 +338,27 @@ impl<B: Bitboard> Position<B> {
             ep: self.ep,
             ep_victim: self.ep_victim,
             quiet_plies: self.quiet_plies,
+            bare_plies: self.bare_plies,
+            shuttle: self.shuttle,
+            shift_pending: self.shift_pending,
+            ended_turn: m.shift != TileShift::FOLLOWS,
             key: self.repetition_key(),
         };
         self.history.push(undo);
         let us = self.side;
+
+        if m.kind == MoveKind::Shift {
+            if m.from != m.to {
+                self.shift_tile(m.from(), m.to());
+            }
+            self.shift_pending = false;
+            self.end_turn(us);
+            return;
+        }
+
         self.ep = NO_CELL;
         self.ep_victim = NO_CELL;
         self.quiet_plies += 1;
-
         if m.kind == MoveKind::Null {
             // Only the side and the en passant right change.
         } else if m.kind == MoveKind::Swap {
@@ -277,6 +374,12 @@ impl<B: Bitboard> Position<B> {
             self.put(kt, king);
             self.put(rt, rook);
             self.castling &= self.rules.castling_keep[kf] & self.rules.castling_keep[rf];
+        } else if m.kind == MoveKind::Geret {
+            let pawn = self.remove(m.from());
+            self.move_tile(m.from(), m.to());
+            self.put(m.to(), m.promotion().map_or(pawn, |kind| Piece::new(us, kind)));
+            self.quiet_plies = 0;
+            self.shuttle = Shuttle::default();
         } else {
             if let Some(cell) = m.capture_cell() {
                 let captured = self.remove(cell);
@@ -302,6 +405,22 @@ impl<B: Bitboard> Position<B> {
                 }
             }
         }
+        if m.shift == TileShift::FOLLOWS {
+            self.shift_pending = true;
+            return;
+        }
+        if let Some((from, to)) = m.shift.cells() {
+            self.shift_tile(from, to);
+        }
+        self.end_turn(us);
+    }
+
+    /// Hands the turn to the other side.
+    fn end_turn(&mut self, us: Color) {
+        if self.rules.variant.draws.bare_king_moves.is_some() {
+            // Counts the moves of the side facing a bare king.
+            self.bare_plies = if self.is_bare(!us) && !self.is_bare(us) { self.bare_plies + 1 } else if self.is_bare(us) { self.bare_plies } else { 0 };
+        }
         if us == Color::Black {
             self.fullmove += 1;
         }
@@ -317,11 +436,32 @@ impl<B: Bitboard> Position<B> {
     pub fn unmake(&mut self) {
         let undo = self.history.pop().expect("unmake() without a move");
         let m = undo.mv;
-        let us = !self.side;
-        self.side = us;
-        if us == Color::Black {
-            self.fullmove -= 1;
+        if undo.ended_turn {
+            self.side = !self.side;
+            if self.side == Color::Black {
+                self.fullmove -= 1;
+            }
         }
+        if m.kind == MoveKind::Shift {
+            if m.from != m.to {
+                self.move_tile(m.to(), m.from());
+            }
+        } else {
+            if let Some((from, to)) = m.shift.cells() {
+                self.move_tile(to, from);
+            }
+            self.unmake_piece_move(m, &undo);
+        }
+        self.castling = undo.castling;
+        self.ep = undo.ep;
+        self.ep_victim = undo.ep_victim;
+        self.quiet_plies = undo.quiet_plies;
+        self.bare_plies = undo.bare_plies;
+        self.shuttle = undo.shuttle;
+        self.shift_pending = undo.shift_pending;
+    }
+
+    fn unmake_piece_move(&mut self, m: Move, undo: &Undo) {
         if m.kind == MoveKind::Null {
         } else if m.kind == MoveKind::Swap {
             let king = self.remove(m.to());
@@ -337,15 +477,14 @@ impl<B: Bitboard> Position<B> {
             self.put(rf, rook);
         } else {
             self.remove(m.to());
+            if m.kind == MoveKind::Geret {
+                self.move_tile(m.to(), m.from());
+            }
             self.put(m.from(), Piece::from_index(undo.moved));
             if undo.captured != EMPTY {
                 self.put(m.capture_cell().expect("a capture"), Piece::from_index(undo.captured));
             }
         }
-        self.castling = undo.castling;
-        self.ep = undo.ep;
-        self.ep_victim = undo.ep_victim;
-        self.quiet_plies = undo.quiet_plies;
     }
 
     #[inline(always)]

@@ -151,6 +151,11 @@ pub struct Rules<B> {
     pub castling: Vec<Castling<B>>,
     /// Castling rights kept when a piece leaves or enters each cell.
     pub castling_keep: Vec<u8>,
+    /// Where tiles move: per cell, the cells touching it by side or
+    /// corner, and every cell on a rider line through it (a tile landing
+    /// there may open a line to a king). Empty elsewhere.
+    pub neighbours: Vec<B>,
+    pub sight: Vec<B>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -302,7 +307,7 @@ impl<B: Bitboard> Rules<B> {
                 moves[color as usize].push(pm);
             }
         }
-        let full_rays = dirs.iter().map(|&s| (0..g.cells()).map(|c| ray(g, c, s, UNLIMITED)).collect()).collect();
+        let full_rays: Vec<Vec<B>> = dirs.iter().map(|&s| (0..g.cells()).map(|c| ray(g, c, s, UNLIMITED)).collect()).collect();
 
         // Initial-only moves apply on the ranks where that kind of piece
         // stands in the start position (a pawn's double step from rank 2).
@@ -356,7 +361,19 @@ impl<B: Bitboard> Rules<B> {
             }
         }
 
+        let (mut neighbours, mut sight) = (Vec::new(), Vec::new());
+        if variant.tiles.is_some() {
+            let king = |c: usize| {
+                let steps = (-1..=1).flat_map(|dx| (-1..=1).map(move |dy| Step::new(dx, dy)));
+                steps.filter(|s| *s != Step::new(0, 0)).filter_map(|s| g.offset(c, s)).fold(B::EMPTY, |b, n| b | B::cell(n))
+            };
+            neighbours = (0..g.cells()).map(king).collect();
+            sight = (0..g.cells()).map(|c| full_rays.iter().fold(B::EMPTY, |b: B, rays: &Vec<B>| b | rays[c])).collect();
+        }
+
         Ok(Rules {
+            neighbours,
+            sight,
             geometry: g,
             all_cells,
             piece_types: n,

@@ -100,6 +100,21 @@ pub struct DrawRules {
     pub repetition_count: u8,
     /// Piece types of which a lone one (with the king) can never mate.
     pub minor_pieces: Vec<usize>,
+    /// Once one side has only its king, the other must mate within this
+    /// many of its own moves (Beyond Chess's 30-move rule).
+    pub bare_king_moves: Option<u16>,
+}
+
+/// Tiles that move (Beyond Chess): the board is a set of tiles in a larger
+/// arena, and a turn is a piece move followed by a tile shift.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct TileRules {
+    /// A player may instead move one of his pawns together with its tile,
+    /// forward or sideways, as the whole turn ("gereting").
+    pub geret: bool,
+    /// The shift that would move the same tile between the same two cells
+    /// for this many times in a row ends the game as a draw.
+    pub shuttle_limit: u8,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -115,6 +130,8 @@ pub struct Variant {
     /// A king may swap places with an adjacent friendly piece of this kind
     /// as a move, at any time (One-dimensional chess's castling).
     pub king_swaps_with: Option<usize>,
+    /// Moving tiles, for the variants whose board moves.
+    pub tiles: Option<TileRules>,
 }
 
 impl Variant {

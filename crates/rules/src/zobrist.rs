@@ -12,6 +12,9 @@ pub struct Zobrist {
     pub black_to_move: u64,
     pub castling: [u64; 256],
     pub en_passant: [u64; MAX_CELLS],
+    /// A cell without a tile (Beyond Chess).
+    pub rifts: [u64; MAX_CELLS],
+    pub shift_pending: u64,
 }
 
 /// splitmix64: small, fast and good enough for hash keys.
@@ -44,6 +47,11 @@ pub fn keys() -> &'static Zobrist {
         for k in en_passant.iter_mut() {
             *k = next(&mut s);
         }
-        Zobrist { pieces, black_to_move, castling, en_passant }
+        let mut rifts = [0; MAX_CELLS];
+        for k in rifts.iter_mut() {
+            *k = next(&mut s);
+        }
+        let shift_pending = next(&mut s);
+        Zobrist { pieces, black_to_move, castling, en_passant, rifts, shift_pending }
     })
 }

@@ -14,6 +14,7 @@ use crate::time::{Deadline, Limits};
 use crate::tt::{Bound, Entry, PackedMove, TranspositionTable};
 use crate::Shared;
 use protean_rules::variant::Role;
+use protean_rules::moves::TileShift;
 use protean_rules::{Bitboard, Move, MoveList, Position};
 use std::sync::atomic::Ordering;
 
@@ -45,8 +46,24 @@ pub(crate) struct Worker<'a, B: Bitboard> {
     lmr: Vec<[u8; 64]>,
 }
 
+/// from 8 | to 8 | promotion 4 | tile shift 12 (none, follows, or its
+/// tile's cell and one of four directions).
 fn pack(m: Move) -> PackedMove {
-    PackedMove { from: m.from, to: m.to, promotion: m.promotion }
+    let shift = match m.shift {
+        TileShift::NONE => 0,
+        TileShift::FOLLOWS => 1,
+        TileShift(from, to) => {
+            let delta = to as i32 - from as i32;
+            let dir = match delta {
+                1 => 0,
+                -1 => 1,
+                d if d > 1 => 2,
+                _ => 3,
+            };
+            2 + from as u32 * 4 + dir
+        }
+    };
+    PackedMove(m.from as u32 | (m.to as u32) << 8 | (m.promotion as u32 & 15) << 16 | shift << 20)
 }
 
 fn to_tt(score: i32, ply: usize) -> i16 {

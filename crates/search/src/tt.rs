@@ -25,14 +25,11 @@ pub enum Bound {
     Upper = 3,
 }
 
-/// A move as the table keeps it: its cells and promotion. The search
-/// finds the full move among the position's legal moves.
+/// A move as the table keeps it, in 32 bits (its cells, promotion and
+/// tile shift, as the search packs them). The search finds the full move
+/// among the position's legal moves by packing those the same way.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct PackedMove {
-    pub from: u8,
-    pub to: u8,
-    pub promotion: u8,
-}
+pub struct PackedMove(pub u32);
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Entry {
@@ -56,38 +53,36 @@ pub struct TranspositionTable {
     generation: AtomicU8,
 }
 
-// data layout: from 8 | to 8 | promotion 8 | has move 1 | bound 2 |
-// generation 5 | depth 8 | score 16, and 8 bits spare.
+// data layout: move 32 | has move 1 | bound 2 | generation 5 | depth 8 |
+// score 16.
 fn pack(e: &Entry, generation: u8) -> u64 {
-    let (from, to, promo, has) = match e.mv {
-        Some(m) => (m.from as u64, m.to as u64, m.promotion as u64, 1u64),
-        None => (0, 0, 0, 0),
+    let (mv, has) = match e.mv {
+        Some(m) => (m.0 as u64, 1u64),
+        None => (0, 0),
     };
-    from | to << 8
-        | promo << 16
-        | has << 24
-        | (e.bound as u64) << 25
-        | ((generation & 31) as u64) << 27
-        | (e.depth as u64) << 32
-        | (e.score as u16 as u64) << 40
+    mv | has << 32
+        | (e.bound as u64) << 33
+        | ((generation & 31) as u64) << 35
+        | (e.depth as u64) << 40
+        | (e.score as u16 as u64) << 48
 }
 
 fn unpack(d: u64) -> Entry {
-    let bound = match (d >> 25) & 3 {
+    let bound = match (d >> 33) & 3 {
         1 => Bound::Exact,
         2 => Bound::Lower,
         _ => Bound::Upper,
     };
     Entry {
-        mv: ((d >> 24) & 1 == 1).then_some(PackedMove { from: d as u8, to: (d >> 8) as u8, promotion: (d >> 16) as u8 }),
+        mv: ((d >> 32) & 1 == 1).then_some(PackedMove(d as u32)),
         bound,
-        depth: (d >> 32) as u8,
-        score: (d >> 40) as u16 as i16,
+        depth: (d >> 40) as u8,
+        score: (d >> 48) as u16 as i16,
     }
 }
 
 fn generation_of(d: u64) -> u8 {
-    ((d >> 27) & 31) as u8
+    ((d >> 35) & 31) as u8
 }
 
 impl TranspositionTable {
@@ -174,7 +169,7 @@ mod tests {
     use super::*;
 
     fn entry(depth: u8, score: i16) -> Entry {
-        Entry { mv: Some(PackedMove { from: 12, to: 28, promotion: 255 }), score, depth, bound: Bound::Lower }
+        Entry { mv: Some(PackedMove(12 | 28 << 8)), score, depth, bound: Bound::Lower }
     }
 
     #[test]

@@ -1,5 +1,6 @@
 //! The variants Protean plays, each defined as data in its own file.
 
+mod beyond;
 mod onedim;
 mod perfect;
 mod standard;
@@ -7,7 +8,7 @@ mod standard;
 use crate::variant::Variant;
 
 /// Every variant name the engine accepts, in the order protocols list them.
-pub const NAMES: &[&str] = &["standard", "perfect", "onedim"];
+pub const NAMES: &[&str] = &["standard", "perfect", "onedim", "beyond"];
 
 /// The variant of that name (`chess` and `normal` are accepted for standard).
 pub fn by_name(name: &str) -> Option<Variant> {
@@ -15,6 +16,7 @@ pub fn by_name(name: &str) -> Option<Variant> {
         "standard" | "chess" | "normal" => Some(standard::variant()),
         "perfect" | "perfectchess" => Some(perfect::variant()),
         "onedim" | "1d" => Some(onedim::variant()),
+        "beyond" | "beyondchess" => Some(beyond::variant()),
         _ => None,
     }
 }

@@ -44,7 +44,8 @@ pub fn variant() -> Variant {
         start_fen: "KQRBN6nbrqk w - - 0 1".into(),
         castling: Vec::new(),
         promotion: PromotionDef { ranks: [0, 0], choices: Vec::new(), mandatory: true },
-        draws: DrawRules { quiet_plies: Some(100), repetition: Repetition::FullPosition, repetition_count: 3, minor_pieces: vec![3, 4] },
+        draws: DrawRules { quiet_plies: Some(100), repetition: Repetition::FullPosition, repetition_count: 3, minor_pieces: vec![3, 4], bare_king_moves: None },
         king_swaps_with: Some(2),
+        tiles: None,
     }
 }

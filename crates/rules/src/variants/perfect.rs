@@ -30,7 +30,8 @@ pub fn variant() -> Variant {
         promotion: PromotionDef { ranks: [8, 0], choices: vec![4, 3, 2, 1], mandatory: false },
         // A lone slide bishop can reach both colours, so only the knight is
         // a minor piece here.
-        draws: DrawRules { quiet_plies: Some(100), repetition: Repetition::Placement, repetition_count: 3, minor_pieces: vec![1] },
+        draws: DrawRules { quiet_plies: Some(100), repetition: Repetition::Placement, repetition_count: 3, minor_pieces: vec![1], bare_king_moves: None },
         king_swaps_with: None,
+        tiles: None,
     }
 }

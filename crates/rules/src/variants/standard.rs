@@ -23,7 +23,8 @@ pub fn variant() -> Variant {
             CastlingDef { fen_letter: 'Q', king_from: (4, 0), king_to: (2, 0), rook_from: (0, 0), rook_to: (3, 0), rook_must_be_safe: false },
         ],
         promotion: PromotionDef { ranks: [7, 0], choices: vec![4, 3, 2, 1], mandatory: true },
-        draws: DrawRules { quiet_plies: Some(100), repetition: Repetition::FullPosition, repetition_count: 3, minor_pieces: vec![1, 2] },
+        draws: DrawRules { quiet_plies: Some(100), repetition: Repetition::FullPosition, repetition_count: 3, minor_pieces: vec![1, 2], bare_king_moves: None },
         king_swaps_with: None,
+        tiles: None,
     }
 }
