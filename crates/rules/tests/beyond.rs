@@ -500,3 +500,170 @@ fn perft_from_30_positions_agrees_to_depth_2() {
         agree(fen, 2);
     }
 }
+
+/// A position from a short description: `tiles` are rectangles of empty
+/// tiles (`a1-h8`), `rifts` cells taken out of them, `pieces` letters on
+/// cells (`Ke1`); everything else is a rift.
+fn board(tiles: &[&str], rifts: &[&str], pieces: &[&str], rest: &str) -> String {
+    let cell = |name: &str| {
+        let letter = name.as_bytes()[0];
+        let x = if letter >= b'w' { 4 - (b'z' + 1 - letter) as i32 } else { 4 + (letter - b'a') as i32 };
+        (x as usize, (name[1..].parse::<i32>().unwrap() + 3) as usize)
+    };
+    let mut grid = [['*'; 16]; 16];
+    for rect in tiles {
+        let (a, b) = rect.split_once('-').unwrap_or((rect, rect));
+        let ((x0, y0), (x1, y1)) = (cell(a), cell(b));
+        for row in grid.iter_mut().take(y1 + 1).skip(y0) {
+            for c in row.iter_mut().take(x1 + 1).skip(x0) {
+                *c = '.';
+            }
+        }
+    }
+    for r in rifts {
+        let (x, y) = cell(r);
+        grid[y][x] = '*';
+    }
+    for p in pieces {
+        let (x, y) = cell(&p[1..]);
+        grid[y][x] = p.chars().next().unwrap();
+    }
+    let rows: Vec<String> = (0..16)
+        .rev()
+        .map(|y| {
+            let mut row = String::new();
+            let mut run = 0;
+            for &c in &grid[y] {
+                if c == '.' {
+                    run += 1;
+                    continue;
+                }
+                if run > 0 {
+                    row += &run.to_string();
+                    run = 0;
+                }
+                row.push(c);
+            }
+            if run > 0 {
+                row += &run.to_string();
+            }
+            row
+        })
+        .collect();
+    format!("{} {rest}", rows.join("/"))
+}
+
+fn turns(fen: &str) -> Vec<String> {
+    let fen_checked = fen.to_string();
+    let mut pos = beyond().from_fen(fen).unwrap_or_else(|e| panic!("{fen_checked}: {e}"));
+    agree(fen, 1);
+    sorted(pos.legal_moves())
+}
+
+fn strings(list: &[&str]) -> Vec<String> {
+    sorted(list.iter().map(|s| s.to_string()).collect())
+}
+
+#[test]
+fn the_first_turn_has_no_tile_shift_and_the_second_has() {
+    let mut pos = beyond().start();
+    let first = pos.legal_moves();
+    assert_eq!(first.len(), 20);
+    assert!(first.iter().all(|m| !m.contains(',')));
+    pos.play("e2e4").unwrap();
+    let second = pos.legal_moves();
+    // Every turn has a tile shift but the gerets of the edge pawns.
+    let alone: Vec<&String> = second.iter().filter(|m| !m.contains(',')).collect();
+    assert_eq!(alone, vec!["a7z7", "h7i7"]);
+    assert!(second.contains(&"e7e5,h4i4".to_string()));
+    assert_eq!(pos.play("e7e5"), Err(protean_rules::MoveError::Illegal("e7e5".into())));
+}
+
+#[test]
+fn orphaning_and_splitting_tiles_is_refused() {
+    // Tiles a1 b2 c1 d1 in a V: after Kb2, c1 may go up (c2) but not left
+    // (b1 would leave d1 alone: split) or down (c0: a1-b2 and c0-d1
+    // split); a1 may go up or right but not down or left (orphaned).
+    let fen = board(&["a1", "b2", "c1-d1"], &[], &["Ka1", "kd1"], "w - - 0 2 -");
+    assert_eq!(turns(&fen), strings(&["a1b2,a1a2", "a1b2,a1b1", "a1b2,c1c2"]));
+}
+
+#[test]
+fn the_eighth_shuttle_of_a_tile_draws() {
+    // The last shift took the tile from a1 to b1, the seventh such shift
+    // in a row; taking it back is the eighth.
+    let fen = board(&["b1", "b2", "c1-d1", "a2", "c3"], &[], &["Kb2", "kd1", "Pc3"], "w - - 0 20 a1b1:7");
+    let list = turns(&fen);
+    assert!(list.contains(&"b2a2,b1a1".to_string()), "{list:?}");
+    let mut pos = beyond().from_fen(&fen).unwrap();
+    pos.play("b2a2,b1a1").unwrap();
+    assert!(pos.fen().ends_with(" b1a1:8"), "{}", pos.fen());
+    assert_eq!(pos.outcome(), Some(protean_rules::Outcome::Shuttle));
+    let mut pos = beyond().from_fen(&fen).unwrap();
+    pos.play("b2a2,c1c2").unwrap();
+    assert!(pos.fen().ends_with(" c1c2:1"), "{}", pos.fen());
+    assert_eq!(pos.outcome(), None);
+}
+
+#[test]
+fn a_pawn_gerets_forward_and_sideways_but_never_backward() {
+    // The pawn on c4 has rifts ahead (c5), to its right (d4) and behind
+    // (c3); b4 to its left is a tile.
+    let fen = board(&["a2-e2", "a3-b3", "d3-e3", "b4-c4"], &[], &["Ka2", "ke2", "Pc4"], "w - - 0 2 -");
+    let list = turns(&fen);
+    let pawn: Vec<&String> = list.iter().filter(|m| m.starts_with("c4")).collect();
+    assert_eq!(pawn, vec!["c4c5", "c4d4"], "{list:?}");
+    let mut pos = beyond().from_fen(&fen).unwrap();
+    pos.play("c4d4").unwrap();
+    assert_eq!(pos.fen().split(' ').next(), board(&["a2-e2", "a3-b3", "d3-e3", "b4", "d4"], &[], &["Ka2", "ke2", "Pd4"], "").split(' ').next());
+}
+
+#[test]
+fn check_is_answered_by_the_piece_move_only() {
+    // The rook on e8 checks; moving the empty tile e4 to f4 would leave a
+    // rift that blocks, but a tile shift never answers a check: every
+    // turn's piece move is a king move out of check.
+    let fen = board(&["a1-h8"], &["f4"], &["Ke1", "Na1", "re8", "ka8"], "w - - 0 2 -");
+    let list = turns(&fen);
+    let mut pieces: Vec<&str> = list.iter().map(|m| m.split(',').next().unwrap()).collect();
+    pieces.dedup();
+    assert_eq!(pieces, vec!["e1d1", "e1d2", "e1f1", "e1f2"]);
+    assert!(!list.iter().any(|m| m.starts_with("a1")));
+}
+
+#[test]
+fn a_tile_shift_may_not_expose_the_own_king_but_may_give_check() {
+    // The rift on e4 shields the king on e1 from the rook on e8. A tile
+    // moving into it from the side (d4, f4) opens the file again; one
+    // from the file itself (e3, e5) leaves a rift behind that still shields.
+    let fen = board(&["a1-h8"], &["e4"], &["Ke1", "Ra1", "re8", "kh8"], "w - - 0 2 -");
+    let list = turns(&fen);
+    let into_e4 = |piece: &str| -> Vec<String> { list.iter().filter(|m| m.starts_with(piece) && m.ends_with("e4")).cloned().collect() };
+    assert_eq!(into_e4("a1a2,"), strings(&["a1a2,e3e4", "a1a2,e5e4"]), "the king stays on the file");
+    assert_eq!(into_e4("e1d1,"), strings(&["e1d1,d4e4", "e1d1,e3e4", "e1d1,e5e4", "e1d1,f4e4"]));
+    // Black: the same tile shift opens the e-file onto White's king.
+    let fen = board(&["a1-h8"], &["e4"], &["Ke1", "Ra1", "re8", "kh8"], "b - - 0 2 -");
+    let mut pos = beyond().from_fen(&fen).unwrap();
+    assert!(!pos.in_check());
+    pos.play("h8g8,d4e4").unwrap();
+    assert!(pos.in_check(), "the shift gave check: {}", pos.fen());
+}
+
+#[test]
+fn castling_across_a_rift_is_refused() {
+    let fen = board(&["a1-h8"], &["b1"], &["Ke1", "Ra1", "Rh1", "ke8"], "w KQ - 0 2 -");
+    let mut pieces: Vec<String> = turns(&fen).iter().filter(|m| m.starts_with("e1")).map(|m| m.split(',').next().unwrap().to_string()).collect();
+    pieces.dedup();
+    assert_eq!(pieces, strings(&["e1d1", "e1d2", "e1e2", "e1f1", "e1f2", "e1g1"]));
+}
+
+#[test]
+fn pawns_promote_on_the_kings_rank_outside_the_frame() {
+    // i7 and i8 lie right of the frame; the pawn on j7 has a rift ahead
+    // and gerets onto rank 8, promoting as it goes.
+    let fen = board(&["a1-h8", "i7-i8", "j7"], &[], &["Ke1", "ke8", "Pi7", "Pj7"], "w - - 0 2 -");
+    let list = turns(&fen);
+    let mut pawn: Vec<String> = list.iter().filter(|m| m.starts_with('i') || m.starts_with('j')).map(|m| m.split(',').next().unwrap().to_string()).collect();
+    pawn.dedup();
+    assert_eq!(pawn, strings(&["i7i8b", "i7i8n", "i7i8q", "i7i8r", "j7j8b", "j7j8n", "j7j8q", "j7j8r"]));
+}
