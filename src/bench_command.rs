@@ -9,6 +9,8 @@ use protean_search::{search, Limits, Options, Shared, TranspositionTable};
 use std::time::{Duration, Instant};
 
 /// Positions per variant: starts, openings, middle games and endings.
+/// Beyond Chess turns number in the hundreds, so its positions are
+/// searched `BEYOND_DEPTH_CUT` plies shallower than the others.
 const POSITIONS: &[(&str, &str)] = &[
     ("standard", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"),
     ("standard", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 10"),
@@ -25,7 +27,21 @@ const POSITIONS: &[(&str, &str)] = &[
     ("onedim", "KQRBN6nbrqk w - - 0 1"),
     ("onedim", "K1R2Q3n1b2rk b - - 3 15"),
     ("onedim", "1KR3b2N3rk1 b - - 2 20"),
+    ("beyond", "****************/****************/****************/****************/****rnbqkbnr****/****pppppppp****/****8****/****8****/****8****/****8****/****PPPPPPPP****/****RNBQKBNR****/****************/****************/****************/**************** w KQkq - 0 1 -"),
+    ("beyond", "****************/****************/****************/****************/****rnb1kb1r****/****pp2ppp1****/****2pq3p****/****1B1p2Q1****/*****3n3****/****4P3****/****PPPP1PPP****/***1R1B*K1NR****/*****1**********/****************/****************/**************** w KQkq - 0 7 a4a3:1"),
+    ("beyond", "****************/****************/****************/****************/****r3k2r****/****pppp*ppp****/****2n*1n2****/****3**3****/****2*2*2****/****2N2N2****/****PPP*PPPP****/****R3K2R****/****************/****************/****************/**************** b KQkq - 0 9 -"),
 ];
+
+const BEYOND_DEPTH_CUT: u32 = 6;
+
+/// How the search sees a Beyond Chess turn (see `Options::split_turns`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Turns {
+    /// One compound move: piece move and tile shift.
+    Whole,
+    /// Two plies by the same side.
+    Split,
+}
 
 #[derive(Args)]
 pub struct BenchArgs {
@@ -37,6 +53,12 @@ pub struct BenchArgs {
     /// Hash table size in MiB.
     #[arg(long, default_value_t = 16)]
     hash: usize,
+    /// How Beyond Chess turns are searched (default: the engine's).
+    #[arg(long, value_enum)]
+    turns: Option<Turns>,
+    /// Only the positions of this variant.
+    #[arg(long)]
+    variant: Option<String>,
 }
 
 pub fn run(args: &BenchArgs) -> Result<(), String> {
@@ -44,12 +66,23 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
         return Err("--threads must be at least 1".into());
     }
     let tt = TranspositionTable::new(args.hash);
-    let options = Options { threads: args.threads, multi_pv: 1, move_overhead: Duration::ZERO };
-    let limits = Limits { depth: Some(args.depth), ..Limits::default() };
+    let mut options = Options { threads: args.threads, multi_pv: 1, move_overhead: Duration::ZERO, ..Options::default() };
+    if let Some(turns) = args.turns {
+        options.split_turns = turns == Turns::Split;
+    }
+    let only = match &args.variant {
+        Some(v) => Some(AnyRules::by_name(v).map_err(|e| e.to_string())?.variant().name.clone()),
+        None => None,
+    };
     let mut total = 0;
     let start = Instant::now();
     for (i, (variant, fen)) in POSITIONS.iter().enumerate() {
         let rules = AnyRules::by_name(variant).map_err(|e| e.to_string())?;
+        if only.as_ref().is_some_and(|name| *name != rules.variant().name) {
+            continue;
+        }
+        let depth = if rules.variant().tiles.is_some() { args.depth.saturating_sub(BEYOND_DEPTH_CUT).max(1) } else { args.depth };
+        let limits = Limits { depth: Some(depth), ..Limits::default() };
         let pos = rules.from_fen(fen).map_err(|e| format!("bench position {}: {e}", i + 1))?;
         tt.clear();
         let shared = Shared::default();

@@ -62,7 +62,7 @@ pub fn run(args: &EpdArgs) -> Result<(), String> {
     let text = std::fs::read_to_string(&args.file).map_err(|e| format!("{}: {e}", args.file))?;
     let rules = AnyRules::by_name(&args.variant).map_err(|e| e.to_string())?;
     let tt = TranspositionTable::new(args.hash);
-    let options = Options { threads: args.threads.max(1), multi_pv: 1, move_overhead: Duration::ZERO };
+    let options = Options { threads: args.threads.max(1), multi_pv: 1, move_overhead: Duration::ZERO, ..Options::default() };
     let limits = Limits { movetime: Some(Duration::from_millis(args.movetime)), ..Limits::default() };
     let (mut solved, mut total) = (0, 0);
     for (n, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {

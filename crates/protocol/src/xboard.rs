@@ -480,7 +480,10 @@ pub fn engine_defined_variant(pos: &AnyPosition) -> Vec<String> {
     // The table is positional: a kind the variant lacks is a '.'.
     let order = ['P', 'N', 'B', 'R', 'Q', 'K'];
     let letters: String = order.iter().map(|&c| if variant.piece_by_letter(c).is_some() { c } else { '.' }).collect();
-    let mut lines = vec![format!("setup ({}{}) {}x{}+0_fairy {}", letters, letters.to_lowercase(), g.width(), g.height(), variant.start_fen)];
+    // XBoard's FEN has six fields; a seventh (Beyond Chess's shuttle
+    // count) is ours alone.
+    let fen: Vec<&str> = variant.start_fen.split_whitespace().take(6).collect();
+    let mut lines = vec![format!("setup ({}{}) {}x{}+0_fairy {}", letters, letters.to_lowercase(), g.width(), g.height(), fen.join(" "))];
     for piece in &variant.pieces {
         let betza = match piece.role {
             // XBoard writes the double step as a lame, initial dabbaba and

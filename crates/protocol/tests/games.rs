@@ -15,7 +15,7 @@ fn referee_plays(referee: &mut protean_rules::AnyPosition, mv: &str) {
     referee.play(mv).unwrap_or_else(|e| panic!("{e} in {}", referee.fen()));
 }
 
-fn uci_game(variant: &str) -> Outcome {
+fn uci_game(variant: &str, depth: u32) -> Outcome {
     let mut engines = [Session::new(Uci::new), Session::new(Uci::new)];
     for e in engines.iter_mut() {
         e.send(&format!("setoption name UCI_Variant value {variant}"));
@@ -30,7 +30,7 @@ fn uci_game(variant: &str) -> Outcome {
         }
         let e = &mut engines[ply % 2];
         e.send(&format!("position startpos moves {}", moves.join(" ")));
-        e.send("go depth 3");
+        e.send(&format!("go depth {depth}"));
         let line = e.wait_for("bestmove", WAIT);
         e.take();
         let mv = line.split_whitespace().nth(1).unwrap().to_string();
@@ -40,10 +40,10 @@ fn uci_game(variant: &str) -> Outcome {
     panic!("no end after {MAX_PLIES} plies: {}", referee.fen());
 }
 
-fn xboard_game(variant: &str) -> Outcome {
+fn xboard_game(variant: &str, depth: u32) -> Outcome {
     let mut engines = [Session::new(XBoard::new), Session::new(XBoard::new)];
     for e in engines.iter_mut() {
-        for line in ["xboard", "protover 2", "new", &format!("variant {variant}"), "sd 3", "force"] {
+        for line in ["xboard", "protover 2", "new", &format!("variant {variant}"), &format!("sd {depth}"), "force"] {
             e.send(line);
         }
         e.take();
@@ -69,15 +69,25 @@ fn xboard_game(variant: &str) -> Outcome {
 
 #[test]
 fn one_dimensional_chess_to_the_end_over_uci() {
-    uci_game("onedim");
+    uci_game("onedim", 3);
 }
 
 #[test]
 fn one_dimensional_chess_to_the_end_over_xboard() {
-    xboard_game("onedim");
+    xboard_game("onedim", 3);
 }
 
 #[test]
 fn perfect_chess_to_the_end_over_uci() {
-    uci_game("perfect");
+    uci_game("perfect", 3);
+}
+
+#[test]
+fn beyond_chess_to_the_end_over_uci() {
+    uci_game("beyond", 2);
+}
+
+#[test]
+fn beyond_chess_to_the_end_over_xboard() {
+    xboard_game("beyond", 2);
 }

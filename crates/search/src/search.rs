@@ -4,6 +4,13 @@
 //! killer and history ordering, mate distance pruning, and draws by
 //! repetition, the move counter and material inside the tree.
 //!
+//! Where tiles move (Beyond Chess) a turn is a piece move and a tile
+//! shift. The root always sees whole turns, so the best move and the
+//! MultiPV lines are turns; below it the search either does too, or
+//! plays each turn as two plies by the same side (`Options::split_turns`):
+//! the piece move (which costs no depth) and then the shift. A child of
+//! the same side is searched with the window as it is, not negated.
+//!
 //! Lazy SMP: every thread runs this same search on its own copy of the
 //! position; they share only the transposition table and the stop flag,
 //! and helpers start at staggered depths so they explore different trees.
@@ -44,6 +51,8 @@ pub(crate) struct Worker<'a, B: Bitboard> {
     excluded: Vec<Move>,
     pub stopped: bool,
     lmr: Vec<[u8; 64]>,
+    /// Below the root, play a turn as two plies (see the module comment).
+    split_turns: bool,
 }
 
 /// from 8 | to 8 | promotion 4 | tile shift 12 (none, follows, or its
@@ -89,7 +98,8 @@ fn from_tt(score: i16, ply: usize) -> i32 {
 }
 
 impl<'a, B: Bitboard> Worker<'a, B> {
-    pub fn new(pos: Position<B>, tt: &'a TranspositionTable, eval: &'a EvalTables<B>, shared: &'a Shared, limits: &'a Limits, deadline: Deadline, main: bool) -> Self {
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(pos: Position<B>, tt: &'a TranspositionTable, eval: &'a EvalTables<B>, shared: &'a Shared, limits: &'a Limits, deadline: Deadline, main: bool, split_turns: bool) -> Self {
         let cells = pos.rules().geometry.cells();
         let mut root = MoveList::new();
         let mut p = pos;
@@ -109,6 +119,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
                 row
             })
             .collect();
+        let split_turns = split_turns && p.tiles_move();
         Worker {
             pos: p,
             tt,
@@ -128,6 +139,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             excluded: Vec::new(),
             stopped: false,
             lmr,
+            split_turns,
         }
     }
 
@@ -212,6 +224,29 @@ impl<'a, B: Bitboard> Worker<'a, B> {
         self.negamax(alpha, beta, depth, 0, true, false)
     }
 
+    /// The moves of this node: whole turns at the root, half turns below
+    /// it when turns are split.
+    fn generate(&mut self, moves: &mut MoveList, ply: usize, captures_only: bool) {
+        if self.split_turns && ply > 0 {
+            self.pos.legal_half_turns(moves, captures_only);
+        } else if captures_only {
+            self.pos.legal_captures(moves);
+        } else {
+            self.pos.legal_moves(moves);
+        }
+    }
+
+    /// Searches the position after a move: negated for the opponent, as
+    /// it is when the same side moves again (the shift of a split turn).
+    #[allow(clippy::too_many_arguments)]
+    fn child(&mut self, us: protean_rules::Color, alpha: i32, beta: i32, depth: i32, ply: usize, pv_node: bool, can_null: bool) -> i32 {
+        if self.pos.side_to_move() == us {
+            self.negamax(alpha, beta, depth, ply, pv_node, can_null)
+        } else {
+            -self.negamax(-beta, -alpha, depth, ply, pv_node, can_null)
+        }
+    }
+
     fn negamax(&mut self, mut alpha: i32, mut beta: i32, depth: i32, ply: usize, pv_node: bool, can_null: bool) -> i32 {
         self.pv[ply].clear();
         if ply > 0 {
@@ -259,7 +294,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             }
             // Null move: if passing still holds beta, a real move will too
             // (not with pawns only, where zugzwang is common).
-            if can_null && depth >= 3 && static_eval >= beta && self.has_pieces_beyond_pawns() {
+            if can_null && depth >= 3 && static_eval >= beta && self.has_pieces_beyond_pawns() && !self.pos.shift_pending() {
                 let r = 3 + depth / 4;
                 self.pos.make(Move::NULL);
                 let score = -self.negamax(-beta, -beta + 1, depth - 1 - r, ply + 1, false, false);
@@ -274,7 +309,8 @@ impl<'a, B: Bitboard> Worker<'a, B> {
         }
 
         let mut moves = std::mem::take(&mut self.lists[ply]);
-        self.pos.legal_moves(&mut moves);
+        self.generate(&mut moves, ply, false);
+        let us = self.pos.side_to_move();
         if ply == 0 {
             let roots = &self.root_moves;
             let excluded = &self.excluded;
@@ -319,9 +355,10 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             self.pos.make(m);
             let gives_check = self.pos.in_check();
             let extension = i32::from(gives_check);
-            let new_depth = depth - 1 + extension;
+            // The piece move of a split turn costs no depth: the shift does.
+            let new_depth = if self.pos.shift_pending() { depth } else { depth - 1 + extension };
             let score = if n == 0 {
-                -self.negamax(-beta, -alpha, new_depth, ply + 1, pv_node, true)
+                self.child(us, alpha, beta, new_depth, ply + 1, pv_node, true)
             } else {
                 let mut r = 0;
                 if depth >= 3 && n >= 2 + usize::from(pv_node) && quiet && !in_check && !gives_check {
@@ -334,12 +371,12 @@ impl<'a, B: Bitboard> Worker<'a, B> {
                     }
                     r = r.clamp(0, new_depth - 1);
                 }
-                let mut s = -self.negamax(-alpha - 1, -alpha, new_depth - r, ply + 1, false, true);
+                let mut s = self.child(us, alpha, alpha + 1, new_depth - r, ply + 1, false, true);
                 if s > alpha && r > 0 {
-                    s = -self.negamax(-alpha - 1, -alpha, new_depth, ply + 1, false, true);
+                    s = self.child(us, alpha, alpha + 1, new_depth, ply + 1, false, true);
                 }
                 if s > alpha && s < beta && pv_node {
-                    s = -self.negamax(-beta, -alpha, new_depth, ply + 1, true, true);
+                    s = self.child(us, alpha, beta, new_depth, ply + 1, true, true);
                 }
                 s
             };
@@ -399,16 +436,19 @@ impl<'a, B: Bitboard> Worker<'a, B> {
         }
         self.seldepth = self.seldepth.max(ply);
         let in_check = self.pos.in_check();
-        let stand_pat = if in_check { -INFINITY } else { evaluate(&self.pos, self.eval) };
+        // Owing a tile shift, the side may not stand pat: the turn goes on.
+        let pending = self.pos.shift_pending();
+        let stand_pat = if in_check || pending { -INFINITY } else { evaluate(&self.pos, self.eval) };
         if ply >= MAX_PLY {
-            return if in_check { 0 } else { stand_pat };
+            return if in_check || pending { 0 } else { stand_pat };
         }
         if stand_pat >= beta {
             return stand_pat;
         }
         alpha = alpha.max(stand_pat);
         let mut moves = std::mem::take(&mut self.lists[ply]);
-        self.pos.legal_captures(&mut moves);
+        self.generate(&mut moves, ply, true);
+        let us = self.pos.side_to_move();
         if moves.is_empty() {
             self.lists[ply] = moves;
             return if in_check { -MATE + ply as i32 } else { stand_pat };
@@ -428,7 +468,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
                 }
             }
             self.pos.make(m);
-            let score = -self.quiescence(-beta, -alpha, ply + 1);
+            let score = if self.pos.side_to_move() == us { self.quiescence(alpha, beta, ply + 1) } else { -self.quiescence(-beta, -alpha, ply + 1) };
             self.pos.unmake();
             if self.stopped {
                 break;
