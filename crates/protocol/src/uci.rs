@@ -105,6 +105,7 @@ impl Uci {
         self.out.line("option name Ponder type check default false");
         self.out.line("option name MultiPV type spin default 1 min 1 max 256");
         self.out.line("option name Move Overhead type spin default 10 min 0 max 5000");
+        self.out.line(&format!("option name Split Turns type check default {}", protean_search::SPLIT_TURNS_BY_DEFAULT));
         let vars: String = variants::NAMES.iter().map(|v| format!(" var {}", uci_name(v))).collect();
         self.out.line(&format!("option name UCI_Variant type combo default chess{vars}"));
         self.out.line("uciok");
@@ -128,6 +129,11 @@ impl Uci {
                 _ => Err(format!("option '{name}' takes a number from {min} to {max}, not '{v}'")),
             }
         };
+        let check = |value: Option<&str>| match value {
+            Some("true") => Ok(true),
+            Some("false") => Ok(false),
+            _ => Err(format!("option '{name}' is true or false")),
+        };
         let result: Result<(), String> = match name.to_ascii_lowercase().as_str() {
             "hash" => number(1, MAX_HASH_MIB).map(|n| {
                 self.hash_mib = n;
@@ -140,17 +146,8 @@ impl Uci {
                 self.tt.clear();
                 Ok(())
             }
-            "ponder" => match value {
-                Some("true") => {
-                    self.ponder = true;
-                    Ok(())
-                }
-                Some("false") => {
-                    self.ponder = false;
-                    Ok(())
-                }
-                _ => Err("option 'Ponder' is true or false".into()),
-            },
+            "ponder" => check(value).map(|on| self.ponder = on),
+            "split turns" => check(value).map(|on| self.options.split_turns = on),
             "uci_variant" => {
                 let v = value.unwrap_or("");
                 match AnyRules::by_name(v) {

@@ -1,5 +1,7 @@
 //! Move notation: coordinate notation for protocols (`e2e4`, `e8e9q`,
-//! `a9a10`; castling as the king's from-to, `e1g1`, `e1b1`) and SAN for PGN.
+//! `a9a10`; castling as the king's from-to, `e1g1`, `e1b1`; a Beyond Chess
+//! turn with its tile shift, `e7e5,h4i4`) and SAN for PGN (the tile shift
+//! appended the same way: `e5,h4i4`).
 
 use crate::bitboard::Bitboard;
 use crate::moves::{Move, MoveKind};
@@ -69,7 +71,15 @@ impl<B: Bitboard> Position<B> {
         let rules = self.rules().clone();
         let g = rules.geometry;
         let mut s = String::new();
-        if m.kind == MoveKind::Castle {
+        if m.kind == MoveKind::Geret {
+            // A pawn riding its tile: no SAN form says that, so its
+            // coordinates (`c4c5`, `j7j8=Q`), which no SAN move looks like.
+            s += &format!("{}{}", g.name(m.from()), g.name(m.to()));
+            if let Some(kind) = m.promotion() {
+                s.push('=');
+                s.push(rules.variant.pieces[kind].letter);
+            }
+        } else if m.kind == MoveKind::Castle {
             let c = &rules.castling[m.aux as usize];
             s += if g.file(c.rook_from) > g.file(c.king_from) { "O-O" } else { "O-O-O" };
         } else {
@@ -106,6 +116,9 @@ impl<B: Bitboard> Position<B> {
                 s.push('=');
                 s.push(rules.variant.pieces[kind].letter);
             }
+        }
+        if let Some((from, to)) = m.shift.cells() {
+            s += &format!(",{}{}", g.name(from), g.name(to));
         }
         self.make(m);
         if self.in_check() {

@@ -577,6 +577,9 @@ fn the_first_turn_has_no_tile_shift_and_the_second_has() {
     assert_eq!(alone, vec!["a7z7", "h7i7"]);
     assert!(second.contains(&"e7e5,h4i4".to_string()));
     assert_eq!(pos.play("e7e5"), Err(protean_rules::MoveError::Illegal("e7e5".into())));
+    assert_eq!(pos.san("e7e5,h4i4").unwrap(), "e5,h4i4");
+    assert_eq!(pos.san("a7z7").unwrap(), "a7z7");
+    assert_eq!(pos.san("g8f6,g8g9").unwrap(), "Nf6,g8g9");
 }
 
 #[test]
@@ -666,4 +669,30 @@ fn pawns_promote_on_the_kings_rank_outside_the_frame() {
     let mut pawn: Vec<String> = list.iter().filter(|m| m.starts_with('i') || m.starts_with('j')).map(|m| m.split(',').next().unwrap().to_string()).collect();
     pawn.dedup();
     assert_eq!(pawn, strings(&["i7i8b", "i7i8n", "i7i8q", "i7i8r", "j7j8b", "j7j8n", "j7j8q", "j7j8r"]));
+}
+
+#[test]
+fn a_bare_king_must_be_mated_within_30_moves() {
+    // Black has only its king; White has 30 of its own moves to mate.
+    let fen = board(&["a1-h8"], &[], &["Ka1", "Qb3", "Rc2", "kh8"], "w - - 0 2 -");
+    let mut pos = beyond().from_fen(&fen).unwrap();
+    // White moves on even turns: its 30th move is turn 58.
+    for turn in 0..59 {
+        let moves = pos.legal_moves();
+        // Any turn that neither mates nor gives up material nor repeats.
+        let pick = (0..moves.len())
+            .map(|i| &moves[(i + turn * 7) % moves.len()])
+            .find(|m| {
+                let mut next = pos.clone();
+                next.play(m).unwrap();
+                let white = turn % 2 == 0;
+                let keeps_material = white || next.fen().matches(['Q', 'R']).count() == 2;
+                keeps_material && !matches!(next.outcome(), Some(protean_rules::Outcome::Checkmate { .. } | protean_rules::Outcome::Repetition))
+            })
+            .expect("a quiet turn")
+            .clone();
+        assert_eq!(pos.outcome(), None, "turn {turn}: {}", pos.fen());
+        pos.play(&pick).unwrap();
+    }
+    assert_eq!(pos.outcome(), Some(protean_rules::Outcome::BareKing), "{}", pos.fen());
 }

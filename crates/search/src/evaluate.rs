@@ -6,7 +6,11 @@
 //! Terms: material, centrality, pawn advancement and structure (doubled,
 //! isolated, passed), mobility, king safety (attacks on the king's ring
 //! and the pawn shield), blended between middle game and end game by the
-//! non-pawn material left, plus a tempo bonus.
+//! non-pawn material left, plus a tempo bonus. Where tiles move (Beyond
+//! Chess), three terms know what rifts do: rifts beside a king take its
+//! flight cells, a rift that a tile shift could fill is a line waiting to
+//! open onto a king, and a pawn near the rank where it promotes (which
+//! runs across the whole arena) is a threat from anywhere.
 
 use protean_rules::betza::UNLIMITED;
 use protean_rules::variant::Role;
@@ -130,9 +134,13 @@ impl<B: Bitboard> EvalTables<B> {
         let mut passed_span = [vec![B::EMPTY; g.cells()], vec![B::EMPTY; g.cells()]];
         let mut front_span = [vec![B::EMPTY; g.cells()], vec![B::EMPTY; g.cells()]];
         let mut advancement = [vec![0; g.cells()], vec![0; g.cells()]];
+        let start_pawns = protean_rules::fen::parse_placement(&rules.variant, rules.variant.start_fen.split(' ').next().unwrap_or("")).map(|p| p.pieces).unwrap_or_default();
         for color in Color::ALL {
             let promo = rules.variant.promotion.ranks[color as usize] as i32;
-            let start = if color == Color::White { 1 } else { h as i32 - 2 };
+            // Pawns start where the start position has them (rank 2 of the
+            // frame in Beyond Chess, not of the arena).
+            let ranks = start_pawns.iter().filter(|(_, p)| p.color() == color && rules.roles[p.kind()] == Role::Pawn).map(|(c, _)| g.rank(*c) as i32);
+            let start = if color == Color::White { ranks.min().unwrap_or(1) } else { ranks.max().unwrap_or(h as i32 - 2) };
             let span = (promo - start).abs().max(1);
             for c in 0..g.cells() {
                 let f = g.file(c);
@@ -233,6 +241,50 @@ fn side<B: Bitboard>(pos: &Position<B>, t: &EvalTables<B>, us: Color, pawns: [B;
     if king_attackers >= 2 {
         s += Score { mg: king_attacks * king_attackers * 6, eg: 0 };
     }
+    if pos.tiles_move() {
+        s += tiles(pos, t, us, own_pawns);
+    }
+    s
+}
+
+/// Rifts and moving tiles, for one side (see the module comment).
+fn tiles<B: Bitboard>(pos: &Position<B>, t: &EvalTables<B>, us: Color, own_pawns: B) -> Score {
+    let rules = pos.rules();
+    let g = rules.geometry;
+    let mut s = Score::default();
+    let Some(king) = pos.king(us) else { return s };
+    let boxed_in = (t.king_ring[king] & pos.rifts()).count() as i32;
+    s += Score { mg: -6 * boxed_in, eg: -10 * boxed_in };
+
+    // A rift that shields our king from an enemy rider, where a vacant tile
+    // from off the line could be shifted in: one tile shift from check (a
+    // tile from the line itself leaves a rift behind on it).
+    let vacant = pos.vacant();
+    let fillable = |r: usize, line: B| {
+        [(0, 1), (0, -1), (1, 0), (-1, 0)].iter().any(|&(dx, dy)| g.offset(r, protean_rules::geometry::Step::new(dx, dy)).is_some_and(|n| vacant.has(n) && !line.has(n)))
+    };
+    let blockers = pos.blockers();
+    for &(dir, positive, types) in &rules.attacks[!us as usize].pin_lines {
+        let ray = rules.full_rays[dir][king];
+        let Some(first) = Rules::<B>::first_blocker(ray, positive, blockers) else { continue };
+        if !pos.rifts().has(first) || !fillable(first, ray) {
+            continue;
+        }
+        let behind = Rules::<B>::first_blocker(ray, positive, blockers ^ B::cell(first));
+        if behind.and_then(|b| pos.piece_at(b)).is_some_and(|p| p.color() != us && types >> p.kind() & 1 == 1) {
+            s += Score { mg: -40, eg: -25 };
+        }
+    }
+
+    // Pawns one or two ranks from promotion.
+    for cell in own_pawns.cells() {
+        let to_go = (rules.variant.promotion.ranks[us as usize] as i32 - g.rank(cell) as i32).abs();
+        s += match to_go {
+            1 => Score { mg: 40, eg: 70 },
+            2 => Score { mg: 15, eg: 30 },
+            _ => Score::default(),
+        };
+    }
     s
 }
 
@@ -271,7 +323,7 @@ mod tests {
 
     #[test]
     fn symmetric_positions_are_equal_but_for_tempo() {
-        for variant in ["standard", "perfect"] {
+        for variant in ["standard", "perfect", "beyond"] {
             let pos = AnyRules::by_name(variant).unwrap().start();
             let score = protean_rules::with_position!(&pos, p => evaluate(p, &EvalTables::new(p.rules())));
             assert_eq!(score, TEMPO, "{variant}");
@@ -293,5 +345,37 @@ mod tests {
         let pos = rules.from_fen("4k3/8/8/8/8/8/8/3QK3 w - - 0 1").unwrap();
         let score = protean_rules::with_position!(&pos, p => evaluate(p, &EvalTables::new(p.rules())));
         assert!(score > 700, "{score}");
+    }
+
+    fn beyond(rows: [&str; 8], rest: &str) -> i32 {
+        let rifts = "****************";
+        let mut all = vec![rifts.to_string(); 4];
+        all.extend(rows.iter().map(|r| format!("****{r}****")));
+        all.extend(vec![rifts.to_string(); 4]);
+        let pos = AnyRules::by_name("beyond").unwrap().from_fen(&format!("{} {rest}", all.join("/"))).unwrap();
+        protean_rules::with_position!(&pos, p => evaluate(p, &EvalTables::new(p.rules())))
+    }
+
+    #[test]
+    fn rifts_beside_a_king_cost_it() {
+        let open = beyond(["4k3", "8", "8", "8", "8", "8", "8", "R3K3"], "w - - 0 9 -");
+        let boxed = beyond(["4k3", "8", "8", "8", "8", "8", "3***2", "R3K3"], "w - - 0 9 -");
+        assert!(boxed < open, "{boxed} against {open}");
+    }
+
+    #[test]
+    fn a_rift_one_shift_from_opening_a_line_onto_the_king_is_a_threat() {
+        // The rift on e5 stands between the black rook and the white king;
+        // with d5 vacant a tile can be shifted in and the file opens.
+        let fillable = beyond(["4r1k1", "8", "8", "4*3", "8", "8", "8", "R3K3"], "w - - 0 9 -");
+        let sealed = beyond(["4r1k1", "8", "8", "3***2", "8", "8", "8", "R3K3"], "w - - 0 9 -");
+        assert!(fillable < sealed - 20, "{fillable} against {sealed}");
+    }
+
+    #[test]
+    fn a_pawn_next_to_its_promotion_rank_is_worth_more() {
+        let near = beyond(["4k3", "P7", "8", "8", "8", "8", "8", "4K3"], "w - - 0 9 -");
+        let far = beyond(["4k3", "8", "8", "P7", "8", "8", "8", "4K3"], "w - - 0 9 -");
+        assert!(near > far + 40, "{near} against {far}");
     }
 }
