@@ -69,7 +69,7 @@ fn fuzz<P: Protocol>(mut session: Session<P>, commands: &[&str], seed: u64, chec
 fn uci_survives_random_input() {
     let commands = [
         "uci", "isready", "ucinewgame", "position startpos", "position fen", "go depth 2", "go movetime 5", "go nodes 500", "go infinite",
-        "go ponder", "ponderhit", "stop", "setoption name UCI_Variant value perfect", "setoption name UCI_Variant value onedim",
+        "go ponder", "ponderhit", "stop", "setoption name UCI_Variant value perfect", "setoption name UCI_Variant value onedim", "setoption name UCI_Variant value beyond", "setoption name Split Turns value false",
         "setoption name UCI_Variant value chess", "setoption name Hash value 2", "setoption name MultiPV value 2", "setoption name Threads value 2",
         "go perft 2", "d", "garbage",
     ];
@@ -81,7 +81,7 @@ fn uci_survives_random_input() {
 #[test]
 fn xboard_survives_random_input() {
     let commands = [
-        "new", "variant perfect", "variant onedim", "variant normal", "force", "go", "playother", "usermove", "setboard", "undo", "remove", "sd 2",
+        "new", "variant perfect", "variant onedim", "variant beyond", "variant normal", "force", "go", "playother", "usermove", "setboard", "undo", "remove", "sd 2",
         "st 1", "level 40 0:05 0", "time 500", "otim 500", "ping 9", "post", "nopost", "analyze", "exit", ".", "?", "hint", "hard", "easy",
         "lift e2", "perft 2", "result 1-0 {x}", "memory 2", "cores 2", "garbage",
     ];

@@ -19,7 +19,7 @@ fn handshake_lists_the_options() {
     for option in ["Threads", "Hash", "Clear Hash", "Ponder", "MultiPV", "Move Overhead"] {
         assert!(text.contains(&format!("option name {option} type")), "{option} missing:\n{text}");
     }
-    assert!(text.contains("option name UCI_Variant type combo default chess var chess var perfect var onedim var beyond"));
+    assert!(text.contains("option name UCI_Variant type combo default chess var chess var perfect var onedim var beyond var flexichess"));
     assert!(text.trim_end().ends_with("uciok"));
     s.send("isready");
     assert_eq!(s.take(), "readyok\n");

@@ -20,7 +20,7 @@ fn session() -> Session<XBoard> {
 fn handshake_announces_the_features() {
     let s = session();
     let features = s.take();
-    for f in ["ping=1", "setboard=1", "usermove=1", "san=0", "sigint=0", "sigterm=0", "colors=0", "analyze=1", "memory=1", "smp=1", "exclude=0", "highlight=1", "variants=\"normal,perfect,onedim,beyond\"", "done=1", "myname=\"Protean"] {
+    for f in ["ping=1", "setboard=1", "usermove=1", "san=0", "sigint=0", "sigterm=0", "colors=0", "analyze=1", "memory=1", "smp=1", "exclude=0", "highlight=1", "variants=\"normal,perfect,onedim,beyond,flexichess\"", "done=1", "myname=\"Protean"] {
         assert!(features.contains(f), "{f} missing: {features}");
     }
 }

@@ -41,9 +41,33 @@ pub struct Leg {
 pub const UNLIMITED: u8 = u8::MAX;
 
 /// A parsed Betza string: every leg of a piece, as White plays it.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, Eq)]
 pub struct Movement {
     pub legs: Vec<Leg>,
+}
+
+impl Movement {
+    /// The legs in a fixed order without repeats, so that two notations
+    /// of the same movement (`K` and `WF`, `R` and `WW`) compare equal.
+    fn normal(&self) -> Vec<(Step, u8, bool, bool, bool)> {
+        let mut legs: Vec<_> = self.legs.iter().map(|l| (l.step, l.range, l.mode.moves, l.mode.captures, l.initial_only)).collect();
+        legs.sort();
+        legs.dedup();
+        legs
+    }
+}
+
+/// Equal when the piece moves the same, however it is written.
+impl PartialEq for Movement {
+    fn eq(&self, other: &Movement) -> bool {
+        self.normal() == other.normal()
+    }
+}
+
+impl std::hash::Hash for Movement {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.normal().hash(state);
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -97,7 +97,7 @@ pub fn parse<B: Bitboard>(rules: &Arc<Rules<B>>, fen: &str) -> Result<Position<B
     if fields.is_empty() {
         return error("empty");
     }
-    let max_fields = if variant.tiles.is_some() { 7 } else { 6 };
+    let max_fields = if variant.tiles.is_some() || !variant.redefinitions.is_empty() { 7 } else { 6 };
     if fields.len() > max_fields {
         return error(format!("{} fields, at most {max_fields} expected", fields.len()));
     }
@@ -185,6 +185,11 @@ pub fn parse<B: Bitboard>(rules: &Arc<Rules<B>>, fen: &str) -> Result<Position<B
     }
     pos.set_counters(quiet as u16, fullmove);
 
+    if !variant.redefinitions.is_empty() {
+        if let Some(&text) = fields.get(6) {
+            parse_redefinitions(&mut pos, text)?;
+        }
+    }
     if variant.tiles.is_some() {
         if !pos.is_one_group(pos.tiles()) {
             return error("the tiles do not form one group");
@@ -200,6 +205,26 @@ pub fn parse<B: Bitboard>(rules: &Arc<Rules<B>>, fen: &str) -> Result<Position<B
         }
     }
     Ok(pos)
+}
+
+/// The rules field (Flexichess): `-`, or the kinds that move other than
+/// in the variant's own rules, each as letter, `=`, Betza (`N=NN,B=BW`).
+fn parse_redefinitions<B: Bitboard>(pos: &mut Position<B>, text: &str) -> Result<(), FenError> {
+    if text == "-" {
+        return Ok(());
+    }
+    for item in text.split(',') {
+        let Some((letter, betza)) = item.split_once('=') else {
+            return error(format!("rule '{item}' is not like 'N=NN'"));
+        };
+        let kind = letter.chars().next().filter(|_| letter.len() == 1).and_then(|c| pos.rules().variant.piece_by_letter(c));
+        let Some(kind) = kind.filter(|&k| pos.rules().roles[k] != Role::Royal) else {
+            return error(format!("rule '{item}' does not name a piece other than the king"));
+        };
+        let rules = pos.rules_with(kind, betza).map_err(|e| FenError(format!("rule '{item}': {e}")))?;
+        pos.set_rules(rules);
+    }
+    Ok(())
 }
 
 /// The shuttle field: `-` or `<from><to>:<count>`.
@@ -268,6 +293,10 @@ impl<B: Bitboard> Position<B> {
             None => out.push('-'),
         }
         out += &format!(" {} {}", self.quiet_plies(), self.fullmove());
+        if !rules.variant.redefinitions.is_empty() {
+            out.push(' ');
+            out += &self.redefinitions_text();
+        }
         if rules.variant.tiles.is_some() {
             let s = self.shuttle();
             if s.count == 0 {

@@ -20,6 +20,7 @@ pub mod outcome;
 pub mod perft;
 pub mod piece;
 pub mod position;
+pub mod redefine;
 pub mod tables;
 pub mod tiles;
 pub mod variant;

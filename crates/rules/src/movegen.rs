@@ -320,6 +320,7 @@ impl<B: Bitboard> Position<B> {
             self.legal_turns(out, !B::EMPTY, true);
         } else {
             self.legal_piece_moves(out, !B::EMPTY);
+            self.legal_redefinitions(out);
         }
     }
 
@@ -344,6 +345,9 @@ impl<B: Bitboard> Position<B> {
             self.legal_plies(out, quiet, !captures_only);
         } else {
             self.legal_piece_moves(out, quiet);
+            if !captures_only {
+                self.legal_redefinitions(out);
+            }
         }
     }
 

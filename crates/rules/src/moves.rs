@@ -30,6 +30,9 @@ pub enum MoveKind {
     /// turn is played as two plies. `from == to` ends the turn without a
     /// shift (when none is legal).
     Shift,
+    /// Flexichess: the kind of piece `from` moves from now on as entry
+    /// `to` of the variant's catalogue of redefinitions, for both colours.
+    Redefine,
 }
 
 pub const NO_PROMOTION: u8 = u8::MAX;

@@ -32,6 +32,9 @@ impl<B: Bitboard> Position<B> {
     /// Coordinate notation of a move in this position.
     pub fn move_text(&self, m: Move) -> String {
         let rules = self.rules();
+        if m.kind == MoveKind::Redefine {
+            return format!("{}={}", rules.variant.pieces[m.from()].letter, rules.variant.redefinitions[m.to()].betza);
+        }
         let mut s = m.cells_text(rules.geometry);
         if let Some(kind) = m.promotion() {
             s.push(rules.variant.pieces[kind].letter.to_ascii_lowercase());
@@ -49,6 +52,15 @@ impl<B: Bitboard> Position<B> {
         // A piece move (with a promotion letter), and after a comma either
         // its second leg (`c1e1,e1b1`) or the turn's tile shift
         // (`e7e5,h4i4`); which of them is legal is decided by the list.
+        // A rule change: a piece letter, `=`, a movement in Betza (`N=NN`).
+        if let Some((letter, movement)) = text.split_once('=') {
+            let mut letters = letter.chars();
+            let piece_ok = matches!((letters.next(), letters.next()), (Some(c), None) if c.is_ascii_uppercase() && self.rules().variant.piece_by_letter(c).is_some());
+            if !piece_ok || crate::betza::parse(movement).is_err() {
+                return Err(MoveError::Malformed(text.to_string()));
+            }
+            return self.legal_move_list().into_iter().find(|&m| self.move_text(m) == text).ok_or_else(|| MoveError::Illegal(text.to_string()));
+        }
         let (piece, second) = match text.split_once(',') {
             Some((piece, second)) => (piece, Some(second)),
             None => (text, None),
@@ -71,7 +83,10 @@ impl<B: Bitboard> Position<B> {
         let rules = self.rules().clone();
         let g = rules.geometry;
         let mut s = String::new();
-        if m.kind == MoveKind::Geret {
+        if m.kind == MoveKind::Redefine {
+            // SAN has no rule changes: the coordinate form is its own.
+            s = self.move_text(m);
+        } else if m.kind == MoveKind::Geret {
             // A pawn riding its tile: no SAN form says that, so its
             // coordinates (`c4c5`, `j7j8=Q`), which no SAN move looks like.
             s += &format!("{}{}", g.name(m.from()), g.name(m.to()));

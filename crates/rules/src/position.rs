@@ -11,6 +11,7 @@ use crate::tables::Rules;
 use crate::variant::{Repetition, Role, MAX_PIECE_TYPES};
 use crate::zobrist;
 use crate::geometry::MAX_CELLS;
+use crate::redefine::RulesCache;
 use std::sync::Arc;
 
 const EMPTY: u8 = u8::MAX;
@@ -48,6 +49,10 @@ pub struct Shuttle {
 #[derive(Clone)]
 pub struct Position<B: Bitboard> {
     rules: Arc<Rules<B>>,
+    /// The rules before each rule change still on the history, and the
+    /// compiled rule sets this position and its clones have met.
+    rules_stack: Vec<Arc<Rules<B>>>,
+    rules_cache: RulesCache<B>,
     mailbox: [u8; MAX_CELLS],
     by_color: [B; 2],
     by_kind: [B; MAX_PIECE_TYPES],
@@ -82,6 +87,8 @@ impl<B: Bitboard> Position<B> {
     pub(crate) fn empty(rules: Arc<Rules<B>>) -> Position<B> {
         Position {
             rules,
+            rules_stack: Vec::new(),
+            rules_cache: RulesCache::default(),
             mailbox: [EMPTY; MAX_CELLS],
             by_color: [B::EMPTY; 2],
             by_kind: [B::EMPTY; MAX_PIECE_TYPES],
@@ -104,6 +111,13 @@ impl<B: Bitboard> Position<B> {
     #[inline(always)]
     pub fn rules(&self) -> &Arc<Rules<B>> {
         &self.rules
+    }
+    pub(crate) fn rules_cache(&self) -> &RulesCache<B> {
+        &self.rules_cache
+    }
+    /// Puts the position under other rules (a FEN's rule changes).
+    pub(crate) fn set_rules(&mut self, rules: Arc<Rules<B>>) {
+        self.rules = rules;
     }
     #[inline(always)]
     pub fn side_to_move(&self) -> Color {
@@ -209,7 +223,7 @@ impl<B: Bitboard> Position<B> {
     #[inline(always)]
     pub fn key(&self) -> u64 {
         let z = zobrist::keys();
-        let mut k = self.placement_key ^ z.castling[self.castling as usize];
+        let mut k = self.placement_key ^ z.castling[self.castling as usize] ^ self.rules.key;
         if self.side == Color::Black {
             k ^= z.black_to_move;
         }
@@ -361,6 +375,10 @@ impl<B: Bitboard> Position<B> {
         self.quiet_plies += 1;
         if m.kind == MoveKind::Null {
             // Only the side and the en passant right change.
+        } else if m.kind == MoveKind::Redefine {
+            let betza = self.rules.variant.redefinitions[m.to()].betza.clone();
+            let changed = self.rules_with(m.from(), &betza).expect("the catalogue's movements compile");
+            self.rules_stack.push(std::mem::replace(&mut self.rules, changed));
         } else if m.kind == MoveKind::Swap {
             let king = self.remove(m.from());
             let other = self.remove(m.to());
@@ -463,6 +481,8 @@ impl<B: Bitboard> Position<B> {
 
     fn unmake_piece_move(&mut self, m: Move, undo: &Undo) {
         if m.kind == MoveKind::Null {
+        } else if m.kind == MoveKind::Redefine {
+            self.rules = self.rules_stack.pop().expect("the rules before the change");
         } else if m.kind == MoveKind::Swap {
             let king = self.remove(m.to());
             let other = self.remove(m.from());

@@ -156,6 +156,14 @@ pub struct Rules<B> {
     /// there may open a line to a king). Empty elsewhere.
     pub neighbours: Vec<B>,
     pub sight: Vec<B>,
+    /// Zero for a variant's own rules; a rule change (Flexichess) gives
+    /// the changed set its own key, which positions hash in.
+    pub key: u64,
+    /// Each kind's Betza in the variant's own rules, which FEN compares
+    /// against to write the changes.
+    pub original_betza: Vec<String>,
+    /// The variant's catalogue of redefinitions, parsed.
+    pub redefinition_movements: Vec<crate::betza::Movement>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -371,7 +379,15 @@ impl<B: Bitboard> Rules<B> {
             sight = (0..g.cells()).map(|c| full_rays.iter().fold(B::EMPTY, |b: B, rays: &Vec<B>| b | rays[c])).collect();
         }
 
+        let redefinition_movements = variant
+            .redefinitions
+            .iter()
+            .map(|r| crate::betza::parse(&r.betza).map_err(|e| RulesError(format!("catalogue: {e}"))))
+            .collect::<Result<Vec<_>, _>>()?;
         Ok(Rules {
+            redefinition_movements,
+            key: 0,
+            original_betza: variant.pieces.iter().map(|p| p.betza.clone()).collect(),
             neighbours,
             sight,
             geometry: g,

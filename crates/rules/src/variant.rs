@@ -132,6 +132,20 @@ pub struct Variant {
     pub king_swaps_with: Option<usize>,
     /// Moving tiles, for the variants whose board moves.
     pub tiles: Option<TileRules>,
+    /// Flexichess: instead of moving, a player may redefine how one kind
+    /// of piece (never the king) moves, for both colours, choosing from
+    /// this catalogue. Empty where rules never change.
+    pub redefinitions: Vec<Redefinition>,
+}
+
+/// A movement that a rule change may give a kind of piece.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Redefinition {
+    /// Its usual name (`nightrider`).
+    pub name: String,
+    pub betza: String,
+    /// For pawns (which keep promotion and en passant) or for the others.
+    pub role: Role,
 }
 
 impl Variant {

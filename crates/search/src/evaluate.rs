@@ -41,6 +41,8 @@ pub struct EvalTables<B> {
     king_ring: Vec<B>,
     /// Non-pawn material of the start position, for the game phase.
     start_material: i32,
+    /// The key of the rules these tables were made for.
+    pub rules_key: u64,
 }
 
 /// A piece's value from its moves: the average, over all cells of the
@@ -164,7 +166,7 @@ impl<B: Bitboard> EvalTables<B> {
             .map(|p| p.pieces.iter().filter(|(_, pc)| rules.roles[pc.kind()] == Role::Other).map(|(_, pc)| values[pc.kind()].0).sum())
             .unwrap_or(0)
             .max(1);
-        EvalTables { values, centrality, advancement, adjacent_files, passed_span, front_span, king_ring, start_material }
+        EvalTables { values, centrality, advancement, adjacent_files, passed_span, front_span, king_ring, start_material, rules_key: rules.key }
     }
 
     /// The value used for exchanges and move ordering.

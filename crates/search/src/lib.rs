@@ -162,18 +162,18 @@ pub fn search(pos: &AnyPosition, limits: &Limits, options: &Options, tt: &Transp
 
 fn search_generic<B: Bitboard>(pos: &Position<B>, limits: &Limits, options: &Options, tt: &TranspositionTable, shared: &Shared, report: &(dyn Fn(&Report) + Sync)) -> Outcome {
     tt.new_search();
-    let eval = EvalTables::new(pos.rules());
+    let eval = std::sync::Arc::new(EvalTables::new(pos.rules()));
     let deadline = limits.deadline(pos.side_to_move(), options.move_overhead);
     let threads = options.threads.max(1);
     std::thread::scope(|scope| {
         for id in 1..threads {
-            let worker = Worker::new(pos.clone(), tt, &eval, shared, limits, deadline, false, options.split_turns);
+            let worker = Worker::new(pos.clone(), tt, eval.clone(), shared, limits, deadline, false, options.split_turns);
             std::thread::Builder::new()
                 .stack_size(16 << 20)
                 .spawn_scoped(scope, move || helper(worker, shared, id))
                 .expect("spawn a search thread");
         }
-        let worker = Worker::new(pos.clone(), tt, &eval, shared, limits, deadline, true, options.split_turns);
+        let worker = Worker::new(pos.clone(), tt, eval.clone(), shared, limits, deadline, true, options.split_turns);
         let outcome = main_thread(worker, limits, options, tt, shared, deadline, report);
         shared.stop.store(true, Ordering::SeqCst);
         outcome

@@ -23,7 +23,9 @@ use crate::Shared;
 use protean_rules::variant::Role;
 use protean_rules::moves::TileShift;
 use protean_rules::{Bitboard, Move, MoveList, Position};
+use std::collections::HashMap;
 use std::sync::atomic::Ordering;
+use std::sync::Arc;
 
 pub const MAX_PLY: usize = 128;
 pub const MATE: i32 = 30_000;
@@ -34,7 +36,10 @@ const INFINITY: i32 = MATE + 1;
 pub(crate) struct Worker<'a, B: Bitboard> {
     pub pos: Position<B>,
     tt: &'a TranspositionTable,
-    eval: &'a EvalTables<B>,
+    /// Evaluation tables of the root's rules, and of rules that rule
+    /// changes (Flexichess) reach in the tree, by the rules' key.
+    eval: Arc<EvalTables<B>>,
+    eval_by_rules: HashMap<u64, Arc<EvalTables<B>>>,
     shared: &'a Shared,
     limits: &'a Limits,
     deadline: Deadline,
@@ -99,7 +104,7 @@ fn from_tt(score: i16, ply: usize) -> i32 {
 
 impl<'a, B: Bitboard> Worker<'a, B> {
     #[allow(clippy::too_many_arguments)]
-    pub fn new(pos: Position<B>, tt: &'a TranspositionTable, eval: &'a EvalTables<B>, shared: &'a Shared, limits: &'a Limits, deadline: Deadline, main: bool, split_turns: bool) -> Self {
+    pub fn new(pos: Position<B>, tt: &'a TranspositionTable, eval: Arc<EvalTables<B>>, shared: &'a Shared, limits: &'a Limits, deadline: Deadline, main: bool, split_turns: bool) -> Self {
         let cells = pos.rules().geometry.cells();
         let mut root = MoveList::new();
         let mut p = pos;
@@ -124,6 +129,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             pos: p,
             tt,
             eval,
+            eval_by_rules: HashMap::new(),
             shared,
             limits,
             deadline,
@@ -187,21 +193,21 @@ impl<'a, B: Bitboard> Worker<'a, B> {
     /// Ordering score: hash move, winning and equal captures (most valuable
     /// victim, least valuable attacker), promotions, killers, history,
     /// losing captures last.
-    fn order_score(&self, m: Move, tt_move: Option<PackedMove>, ply: usize) -> i32 {
+    fn order_score(&self, m: Move, tt_move: Option<PackedMove>, ply: usize, t: &EvalTables<B>) -> i32 {
         if Some(pack(m)) == tt_move {
             return 3_000_000;
         }
         if let Some(cell) = m.capture_cell() {
-            let victim = self.pos.piece_at(cell).map_or(0, |p| self.eval.value(p.kind()));
-            let attacker = self.pos.piece_at(m.from()).map_or(0, |p| self.eval.value(p.kind()));
+            let victim = self.pos.piece_at(cell).map_or(0, |p| t.value(p.kind()));
+            let attacker = self.pos.piece_at(m.from()).map_or(0, |p| t.value(p.kind()));
             let mvv_lva = victim * 16 - attacker / 16;
-            if attacker <= victim || see(&self.pos, m, self.eval) >= 0 {
+            if attacker <= victim || see(&self.pos, m, t) >= 0 {
                 return 2_000_000 + mvv_lva;
             }
             return -1_000_000 + mvv_lva;
         }
         if let Some(k) = m.promotion() {
-            return 1_900_000 + self.eval.value(k);
+            return 1_900_000 + t.value(k);
         }
         if self.killers[ply][0] == Some(m) {
             return 1_800_000;
@@ -210,6 +216,17 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             return 1_799_000;
         }
         self.history[self.history_index(m)]
+    }
+
+    /// The evaluation tables of the rules in force: a piece redefined by a
+    /// rule change is valued from its new mobility.
+    fn tables(&mut self) -> Arc<EvalTables<B>> {
+        let key = self.pos.rules().key;
+        if key == self.eval.rules_key {
+            return self.eval.clone();
+        }
+        let rules = self.pos.rules().clone();
+        self.eval_by_rules.entry(key).or_insert_with(|| Arc::new(EvalTables::new(&rules))).clone()
     }
 
     fn has_pieces_beyond_pawns(&self) -> bool {
@@ -285,7 +302,8 @@ impl<'a, B: Bitboard> Worker<'a, B> {
                 }
             }
         }
-        let static_eval = if in_check { -INFINITY } else { evaluate(&self.pos, self.eval) };
+        let t = self.tables();
+        let static_eval = if in_check { -INFINITY } else { evaluate(&self.pos, &t) };
 
         if !pv_node && !in_check && ply > 0 {
             // Reverse futility: far above beta at low depth, stay there.
@@ -327,7 +345,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             self.lists[ply] = moves;
             return if ply == 0 && !self.excluded.is_empty() { -INFINITY } else if in_check { -MATE + ply as i32 } else { 0 };
         }
-        let mut scores: Vec<i32> = moves.iter().map(|&m| self.order_score(m, tt_move, ply)).collect();
+        let mut scores: Vec<i32> = moves.iter().map(|&m| self.order_score(m, tt_move, ply, &t)).collect();
 
         let original_alpha = alpha;
         let mut best = -INFINITY;
@@ -438,7 +456,8 @@ impl<'a, B: Bitboard> Worker<'a, B> {
         let in_check = self.pos.in_check();
         // Owing a tile shift, the side may not stand pat: the turn goes on.
         let pending = self.pos.shift_pending();
-        let stand_pat = if in_check || pending { -INFINITY } else { evaluate(&self.pos, self.eval) };
+        let t = self.tables();
+        let stand_pat = if in_check || pending { -INFINITY } else { evaluate(&self.pos, &t) };
         if ply >= MAX_PLY {
             return if in_check || pending { 0 } else { stand_pat };
         }
@@ -453,17 +472,17 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             self.lists[ply] = moves;
             return if in_check { -MATE + ply as i32 } else { stand_pat };
         }
-        let mut order: Vec<(i32, Move)> = moves.iter().map(|&m| (self.order_score(m, None, ply), m)).collect();
+        let mut order: Vec<(i32, Move)> = moves.iter().map(|&m| (self.order_score(m, None, ply, &t), m)).collect();
         order.sort_unstable_by_key(|o| std::cmp::Reverse(o.0));
         let mut best = stand_pat;
         for (_, m) in order {
             if !in_check && m.is_capture() {
                 // Delta pruning, then losing exchanges are not looked at.
-                let victim = m.capture_cell().and_then(|c| self.pos.piece_at(c)).map_or(0, |p| self.eval.value(p.kind()));
+                let victim = m.capture_cell().and_then(|c| self.pos.piece_at(c)).map_or(0, |p| t.value(p.kind()));
                 if m.promotion().is_none() && stand_pat + victim + 200 < alpha {
                     continue;
                 }
-                if see(&self.pos, m, self.eval) < 0 {
+                if see(&self.pos, m, &t) < 0 {
                     continue;
                 }
             }

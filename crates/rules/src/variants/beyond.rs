@@ -53,5 +53,6 @@ pub fn variant() -> Variant {
         },
         king_swaps_with: None,
         tiles: Some(TileRules { geret: true, shuttle_limit: 8 }),
+        redefinitions: Vec::new(),
     }
 }

@@ -1,6 +1,7 @@
 //! The variants Protean plays, each defined as data in its own file.
 
 mod beyond;
+pub mod flexichess;
 mod onedim;
 mod perfect;
 mod standard;
@@ -8,7 +9,7 @@ mod standard;
 use crate::variant::Variant;
 
 /// Every variant name the engine accepts, in the order protocols list them.
-pub const NAMES: &[&str] = &["standard", "perfect", "onedim", "beyond"];
+pub const NAMES: &[&str] = &["standard", "perfect", "onedim", "beyond", "flexichess"];
 
 /// The variant of that name (`chess` and `normal` are accepted for standard).
 pub fn by_name(name: &str) -> Option<Variant> {
@@ -17,6 +18,7 @@ pub fn by_name(name: &str) -> Option<Variant> {
         "perfect" | "perfectchess" => Some(perfect::variant()),
         "onedim" | "1d" => Some(onedim::variant()),
         "beyond" | "beyondchess" => Some(beyond::variant()),
+        "flexichess" | "flexi" => Some(flexichess::variant()),
         _ => None,
     }
 }

@@ -47,5 +47,6 @@ pub fn variant() -> Variant {
         draws: DrawRules { quiet_plies: Some(100), repetition: Repetition::FullPosition, repetition_count: 3, minor_pieces: vec![3, 4], bare_king_moves: None },
         king_swaps_with: Some(2),
         tiles: None,
+        redefinitions: Vec::new(),
     }
 }

@@ -26,5 +26,6 @@ pub fn variant() -> Variant {
         draws: DrawRules { quiet_plies: Some(100), repetition: Repetition::FullPosition, repetition_count: 3, minor_pieces: vec![1, 2], bare_king_moves: None },
         king_swaps_with: None,
         tiles: None,
+        redefinitions: Vec::new(),
     }
 }

@@ -1,0 +1,143 @@
+//! Flexichess: rule changes as moves (RULINGS.md, Flexichess 1-4).
+
+use protean_rules::variants::flexichess::{PAWN_MOVEMENTS, PIECE_MOVEMENTS};
+use protean_rules::{AnyPosition, AnyRules};
+
+fn flexi() -> AnyRules {
+    AnyRules::by_name("flexichess").unwrap()
+}
+
+fn changes(pos: &mut AnyPosition) -> Vec<String> {
+    let mut v: Vec<String> = pos.legal_moves().into_iter().filter(|m| m.contains('=')).collect();
+    v.sort();
+    v
+}
+
+/// The changes the rules allow, found the slow way: each catalogue
+/// movement written into the FEN, kept if the mover's king is then safe
+/// and the piece did not already move so.
+fn changes_played_out(pos: &AnyPosition) -> Vec<String> {
+    let fen = pos.fen();
+    let fields: Vec<&str> = fen.split(' ').collect();
+    let mut out = Vec::new();
+    for letter in ['P', 'N', 'B', 'R', 'Q'] {
+        let list = if letter == 'P' { PAWN_MOVEMENTS } else { PIECE_MOVEMENTS };
+        for (_, betza) in list {
+            let current: Vec<&str> = if fields[6] == "-" { Vec::new() } else { fields[6].split(',').collect() };
+            let mut rules: Vec<String> = current.iter().filter(|r| !r.starts_with(letter)).map(|r| r.to_string()).collect();
+            rules.push(format!("{letter}={betza}"));
+            // The same position with the change made and the other side
+            // to move: the FEN parser refuses it if the side not to move
+            // (the mover) is in check.
+            let other = if fields[1] == "w" { "b" } else { "w" };
+            let changed = format!("{} {other} {} - {} {} {}", fields[0], fields[2], fields[4], fields[5], rules.join(","));
+            let mover_safe = flexi().from_fen(&changed).is_ok();
+            let noop = betza_same(pos, letter, betza);
+            if mover_safe && !noop {
+                out.push(format!("{letter}={betza}"));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+fn betza_same(pos: &AnyPosition, letter: char, betza: &str) -> bool {
+    let fen = pos.fen();
+    let current = fen.split(' ').nth(6).unwrap_or("-");
+    let now = current.split(',').find(|r| r.starts_with(letter)).map(|r| r[2..].to_string());
+    let original = match letter {
+        'P' => "fmWfcFifmR2",
+        'N' => "N",
+        'B' => "B",
+        'R' => "R",
+        _ => "Q",
+    };
+    let now = now.unwrap_or_else(|| original.to_string());
+    let a = protean_rules::betza::parse(&now).unwrap();
+    let b = protean_rules::betza::parse(betza).unwrap();
+    a == b
+}
+
+#[test]
+fn rule_changes_at_the_start_spare_the_king_and_skip_no_ops() {
+    let mut pos = flexi().start();
+    let list = changes(&mut pos);
+    // Four pieces with 15 movements each, less the one each has; the pawn
+    // with 4, less its own.
+    assert_eq!(list.len(), 4 * (PIECE_MOVEMENTS.len() - 1) + PAWN_MOVEMENTS.len() - 1);
+    assert_eq!(pos.perft(1), 20 + list.len() as u64);
+    assert!(!list.iter().any(|m| m.starts_with("K=")));
+    for no_op in ["N=N", "B=B", "R=R", "Q=Q", "P=fmWfcFifmR2"] {
+        assert!(!list.contains(&no_op.to_string()), "{no_op}");
+    }
+    assert!(list.contains(&"N=NN".to_string()) && list.contains(&"P=fmWfcF".to_string()));
+}
+
+#[test]
+fn a_change_applies_to_both_colours() {
+    let mut pos = flexi().start();
+    pos.play("N=NN").unwrap();
+    // Black's knight on b8 now rides b8-c6-d4-e2 and takes the pawn.
+    assert!(pos.legal_moves().contains(&"b8e2".to_string()));
+    pos.play("e7e6").unwrap();
+    assert!(pos.legal_moves().contains(&"b1e7".to_string()) || pos.legal_moves().contains(&"b1d5".to_string()));
+}
+
+#[test]
+fn a_change_may_not_expose_the_movers_king() {
+    // A black knight on e3: as a dabbaba, rook, queen, chancellor or
+    // amazon it would attack the white king on e1 down the file.
+    let mut pos = flexi().from_fen("4k3/8/8/8/8/4n3/8/4K3 w - - 0 1 -").unwrap();
+    let list = changes(&mut pos);
+    for exposing in ["N=D", "N=R", "N=Q", "N=RN", "N=QN"] {
+        assert!(!list.contains(&exposing.to_string()), "{exposing} in {list:?}");
+    }
+    for safe in ["N=W", "N=F", "N=B", "N=NN", "N=C"] {
+        assert!(list.contains(&safe.to_string()), "{safe} missing from {list:?}");
+    }
+    assert_eq!(list, changes_played_out(&pos));
+}
+
+#[test]
+fn rule_changes_agree_with_playing_them_out() {
+    // Through the tree of two plies from the start and from a middle
+    // game with changed rules, the changes offered are exactly those that
+    // leave the mover's king safe and change something.
+    for fen in [
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 -",
+        "r1bqk2r/ppp2ppp/2n2n2/3pp3/1b1PP3/2N2N2/PPP2PPP/R1BQKB1R w KQkq - 0 5 B=NN,N=K",
+        "4k3/4r3/8/8/8/8/3N4/4K3 w - - 0 30 R=W",
+    ] {
+        let mut pos = flexi().from_fen(fen).unwrap();
+        for first in pos.legal_moves().into_iter().take(40) {
+            let mut p = pos.clone();
+            p.play(&first).unwrap();
+            assert_eq!(changes(&mut p), changes_played_out(&p), "after {first} from {fen}");
+        }
+        assert_eq!(changes(&mut pos), changes_played_out(&pos), "{fen}");
+    }
+}
+
+#[test]
+fn a_fen_carries_its_rules() {
+    let mut pos = flexi().start();
+    assert!(pos.fen().ends_with(" -"));
+    pos.play("N=NN").unwrap();
+    pos.play("B=W").unwrap();
+    let fen = pos.fen();
+    assert!(fen.ends_with(" N=NN,B=W"), "{fen}");
+    let mut again = flexi().from_fen(&fen).unwrap();
+    assert_eq!(again.fen(), fen);
+    assert_eq!(again.perft(2), pos.perft(2));
+    // Changing a piece back to its own movement removes it from the field.
+    pos.play("N=N").unwrap();
+    assert!(pos.fen().ends_with(" B=W"), "{}", pos.fen());
+    for bad in ["K=Q", "N=", "X=N", "N=Jz", "NN"] {
+        let text = format!("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 {bad}");
+        assert!(flexi().from_fen(&text).is_err(), "{bad} accepted");
+    }
+    assert!(pos.play("K=Q").is_err());
+    assert!(pos.play("N=N").is_err(), "knights already move so");
+}
+
