@@ -4,6 +4,9 @@
 mod bench_command;
 mod epd_command;
 mod perft_command;
+mod perplexichess_command;
+mod strategist;
+mod uci_engine;
 
 use clap::{Parser, Subcommand};
 use protean_protocol::{Flow, Output, Protocol, Uci, XBoard};
@@ -25,6 +28,8 @@ enum Command {
     Bench(bench_command::BenchArgs),
     /// Solve an EPD test suite (`bm`/`am` operations) and report the score.
     Epd(epd_command::EpdArgs),
+    /// A Perplexichess team game: Flexichess boards at once, grand strategists transferring pieces.
+    Perplexichess(perplexichess_command::PerplexichessArgs),
 }
 
 fn main() -> ExitCode {
@@ -37,6 +42,7 @@ fn main() -> ExitCode {
         Some(Command::Perft(args)) => perft_command::run(&args),
         Some(Command::Bench(args)) => bench_command::run(&args),
         Some(Command::Epd(args)) => epd_command::run(&args),
+        Some(Command::Perplexichess(args)) => perplexichess_command::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

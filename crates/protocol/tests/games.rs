@@ -91,3 +91,8 @@ fn beyond_chess_to_the_end_over_uci() {
 fn beyond_chess_to_the_end_over_xboard() {
     xboard_game("beyond", 2);
 }
+
+#[test]
+fn flexichess_to_the_end_over_uci() {
+    uci_game("flexichess", 3);
+}

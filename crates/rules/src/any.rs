@@ -9,7 +9,7 @@ use crate::bitboard::{Bb256, Bitboard};
 use crate::fen::{self, FenError};
 use crate::notation::MoveError;
 use crate::outcome::Outcome;
-use crate::piece::Color;
+use crate::piece::{Color, Piece};
 use crate::position::Position;
 use crate::tables::{Rules, RulesError};
 use crate::variant::Variant;
@@ -33,6 +33,13 @@ pub enum AnyPosition {
     Small(Position<u64>),
     Medium(Position<u128>),
     Large(Position<Bb256>),
+}
+
+fn move_piece<B: crate::Bitboard>(from: &mut Position<B>, to: &mut Position<B>, cell: usize, piece: Piece) -> Result<Piece, String> {
+    to.can_drop(cell, piece).map_err(|e| e.to_string())?;
+    from.lift(cell);
+    to.drop_piece(cell, piece);
+    Ok(piece)
 }
 
 /// Runs an expression on the position inside an [`AnyPosition`], whatever
@@ -134,6 +141,27 @@ impl AnyPosition {
     }
     pub fn in_check(&self) -> bool {
         with_position!(self, p => p.in_check())
+    }
+    /// Takes `color`'s piece on `cell` off this board for a transfer to
+    /// `to` (on the same cell), if the rules allow both halves; changes
+    /// nothing otherwise.
+    pub fn transfer_to(&mut self, to: &mut AnyPosition, cell: &str, color: Color) -> Result<Piece, String> {
+        let g = self.variant().geometry;
+        let cell = g.parse_cell(cell).ok_or_else(|| format!("'{cell}' is not a cell"))?;
+        let piece = with_position!(self, p => p.can_lift(cell, color)).map_err(|e| e.to_string())?;
+        match (self, to) {
+            (AnyPosition::Small(a), AnyPosition::Small(b)) => move_piece(a, b, cell, piece),
+            (AnyPosition::Medium(a), AnyPosition::Medium(b)) => move_piece(a, b, cell, piece),
+            (AnyPosition::Large(a), AnyPosition::Large(b)) => move_piece(a, b, cell, piece),
+            _ => Err("the boards are of different sizes".into()),
+        }
+    }
+    pub fn remove_kings(&mut self) {
+        with_position!(self, p => p.remove_kings())
+    }
+    /// The pieces of each colour on the board (kings included).
+    pub fn piece_counts(&self) -> [u32; 2] {
+        with_position!(self, p => [p.pieces(Color::White).count(), p.pieces(Color::Black).count()])
     }
     pub fn perft(&mut self, depth: u32) -> u64 {
         with_position!(self, p => crate::perft::perft(p, depth))

@@ -23,6 +23,7 @@ pub mod position;
 pub mod redefine;
 pub mod tables;
 pub mod tiles;
+pub mod transfer;
 pub mod variant;
 pub mod variants;
 mod zobrist;

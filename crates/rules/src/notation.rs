@@ -100,27 +100,26 @@ impl<B: Bitboard> Position<B> {
         } else {
             let piece = self.piece_at(m.from()).expect("a move starts on a piece");
             let is_pawn = rules.roles[piece.kind()] == Role::Pawn;
-            if is_pawn {
-                if m.is_capture() {
-                    s.push((b'a' + g.file(m.from()) as u8) as char);
-                }
-            } else {
+            if !is_pawn {
                 s.push(rules.variant.pieces[piece.kind()].letter);
-                let rivals: Vec<Move> = self
-                    .legal_move_list()
-                    .into_iter()
-                    .filter(|o| o.to == m.to && o.from != m.from && o.kind != MoveKind::Castle && self.piece_at(o.from()) == Some(piece))
-                    .collect();
-                if !rivals.is_empty() {
-                    let from = g.name(m.from()).to_string();
-                    let (file, rank) = from.split_at(1);
-                    if rivals.iter().all(|o| g.file(o.from()) != g.file(m.from())) {
-                        s += file;
-                    } else if rivals.iter().all(|o| g.rank(o.from()) != g.rank(m.from())) {
-                        s += rank;
-                    } else {
-                        s += &from;
-                    }
+            }
+            let rivals: Vec<Move> = self
+                .legal_move_list()
+                .into_iter()
+                .filter(|o| o.to == m.to && o.from != m.from && o.kind != MoveKind::Castle && self.piece_at(o.from()) == Some(piece))
+                .collect();
+            let from = g.name(m.from()).to_string();
+            let (file, rank) = from.split_at(1);
+            // A pawn names its file when it captures, as in chess, and
+            // also when another pawn could go there too (pawns redefined
+            // to move diagonally or sideways).
+            if (is_pawn && m.is_capture()) || !rivals.is_empty() {
+                if rivals.iter().all(|o| g.file(o.from()) != g.file(m.from())) {
+                    s += file;
+                } else if rivals.iter().all(|o| g.rank(o.from()) != g.rank(m.from())) {
+                    s += if is_pawn { &from } else { rank };
+                } else {
+                    s += &from;
                 }
             }
             if m.is_capture() {

@@ -317,6 +317,10 @@ impl<B: Bitboard> Position<B> {
     pub(crate) fn set_castling(&mut self, rights: u8) {
         self.castling = rights;
     }
+    pub(crate) fn clear_en_passant(&mut self) {
+        self.ep = NO_CELL;
+        self.ep_victim = NO_CELL;
+    }
     pub(crate) fn set_counters(&mut self, quiet_plies: u16, fullmove: u32) {
         self.quiet_plies = quiet_plies;
         self.fullmove = fullmove.max(1);

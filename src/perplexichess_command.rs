@@ -1,0 +1,355 @@
+//! `protean perplexichess`: a Perplexichess team game (RULINGS.md,
+//! Perplexichess 1-6). Two teams play 3, 5 or 7 Flexichess boards at once;
+//! on each board a boardman engine per side (any UCI engine that knows
+//! `flexichess`) plays with its own clock. Between moves each team's grand
+//! strategist may transfer one of its pieces to the same cell of another
+//! board: Protean's strategist (`strategist.rs`), or lines on standard
+//! input (`transfer white 1 d4 3`: White moves its piece on d4 of board 1
+//! to board 3).
+//!
+//! The boards move in rounds: in each, every unfinished board's side to
+//! move searches at the same time (one thread per board), then the moves
+//! are played and the strategists act. Each board's clocks run only while
+//! its engines think, so a round is as long as its slowest board.
+
+use crate::strategist::{self, BoardView, Transfer};
+use crate::uci_engine::UciEngine;
+use clap::Args;
+use protean_rules::{AnyPosition, AnyRules, Color, Outcome};
+use std::io::{BufRead, Write};
+use std::path::PathBuf;
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+#[derive(Args)]
+pub struct PerplexichessArgs {
+    /// Boards: 3 (small game), 5 (medium) or 7 (large).
+    #[arg(long, default_value_t = 3)]
+    boards: usize,
+    /// White's boardman engine command (default: this Protean).
+    #[arg(long)]
+    white: Option<String>,
+    /// Black's boardman engine command (default: this Protean).
+    #[arg(long)]
+    black: Option<String>,
+    /// Each board's clock per side: seconds, and `+increment` seconds.
+    #[arg(long, default_value = "10+0.1")]
+    tc: String,
+    /// Seconds for the whole game; then an unfinished board goes to the
+    /// side with more pieces on it (equal: drawn).
+    #[arg(long)]
+    time_limit: Option<f64>,
+    /// Where to write one PGN game per board.
+    #[arg(long)]
+    pgnout: Option<PathBuf>,
+    /// Read transfers from standard input (`transfer white 1 d4 3`).
+    #[arg(long)]
+    stdin_transfers: bool,
+    /// Turn off Protean's strategists (only standard input transfers).
+    #[arg(long)]
+    no_strategists: bool,
+    /// Plies after which a board still going is drawn.
+    #[arg(long, default_value_t = 400)]
+    max_plies: usize,
+}
+
+/// Rounds a strategist lets pass after a transfer before the next.
+const STRATEGIST_PAUSE: usize = 4;
+
+/// How one board ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum BoardResult {
+    Won(Color, String),
+    Drawn(String),
+}
+
+struct Board {
+    position: AnyPosition,
+    engines: [UciEngine; 2],
+    clocks_ms: [u64; 2],
+    /// The board's record: SAN moves and transfer comments, in order.
+    record: Vec<String>,
+    plies: usize,
+    result: Option<BoardResult>,
+}
+
+/// An unfinished board at the time limit: it goes to the side with more
+/// pieces on it; equal counts draw it.
+fn by_pieces([white, black]: [u32; 2]) -> BoardResult {
+    match white.cmp(&black) {
+        std::cmp::Ordering::Greater => BoardResult::Won(Color::White, "time limit: more pieces".into()),
+        std::cmp::Ordering::Less => BoardResult::Won(Color::Black, "time limit: more pieces".into()),
+        std::cmp::Ordering::Equal => BoardResult::Drawn("time limit: equal pieces".into()),
+    }
+}
+
+/// Boards won by each team, and the game's result: the team that won
+/// more boards wins.
+fn team_result(results: &[BoardResult]) -> ([usize; 2], &'static str) {
+    let mut won = [0, 0];
+    for r in results {
+        if let BoardResult::Won(c, _) = r {
+            won[*c as usize] += 1;
+        }
+    }
+    let text = match won[0].cmp(&won[1]) {
+        std::cmp::Ordering::Greater => "White team wins",
+        std::cmp::Ordering::Less => "Black team wins",
+        std::cmp::Ordering::Equal => "drawn",
+    };
+    (won, text)
+}
+
+fn parse_tc(tc: &str) -> Result<(u64, u64), String> {
+    let (base, inc) = tc.split_once('+').unwrap_or((tc, "0"));
+    let secs = |t: &str| t.parse::<f64>().ok().filter(|v| *v >= 0.0).map(|v| (v * 1000.0) as u64);
+    match (secs(base), secs(inc)) {
+        (Some(b), Some(i)) if b > 0 => Ok((b, i)),
+        _ => Err(format!("time control '{tc}' is not like 10+0.1")),
+    }
+}
+
+fn parse_transfer(line: &str, boards: usize) -> Result<Transfer, String> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let [verb, side, from, cell, to] = words[..] else { return Err(format!("'{line}' is not 'transfer white|black FROM CELL TO'")) };
+    let color = match side {
+        "white" => Color::White,
+        "black" => Color::Black,
+        _ => return Err(format!("'{side}' is neither white nor black")),
+    };
+    let board = |t: &str| t.parse::<usize>().ok().filter(|b| (1..=boards).contains(b)).map(|b| b - 1);
+    match (verb, board(from), board(to)) {
+        ("transfer", Some(from), Some(to)) if from != to => Ok(Transfer { color, from, cell: cell.to_string(), to }),
+        _ => Err(format!("'{line}': boards are numbered 1 to {boards}, two different ones")),
+    }
+}
+
+fn side_name(c: Color) -> &'static str {
+    if c == Color::White { "white" } else { "black" }
+}
+
+pub fn run(args: &PerplexichessArgs) -> Result<(), String> {
+    if ![3, 5, 7].contains(&args.boards) {
+        return Err(format!("--boards is 3, 5 or 7, not {}", args.boards));
+    }
+    let (base_ms, inc_ms) = parse_tc(&args.tc)?;
+    let me = std::env::current_exe().map_err(|e| e.to_string())?.to_string_lossy().to_string();
+    let commands = [args.white.clone().unwrap_or_else(|| me.clone()), args.black.clone().unwrap_or(me)];
+    let rules = AnyRules::by_name("flexichess").map_err(|e| e.to_string())?;
+    let options = [("UCI_Variant", "flexichess")];
+    let mut boards = Vec::new();
+    for _ in 0..args.boards {
+        let engines = [UciEngine::start(&commands[0], &options)?, UciEngine::start(&commands[1], &options)?];
+        boards.push(Board { position: rules.start(), engines, clocks_ms: [base_ms; 2], record: Vec::new(), plies: 0, result: None });
+    }
+    let transfers_in = spawn_stdin_reader(args.stdin_transfers);
+    let start = Instant::now();
+    let mut transfers_made = 0;
+    // Each strategist's last transfer and the round it was made in: it
+    // waits a few rounds before the next, and never undoes the last.
+    let mut last: [Option<(Transfer, usize)>; 2] = [None, None];
+    let mut round = 0;
+
+    while boards.iter().any(|b| b.result.is_none()) {
+        if args.time_limit.is_some_and(|t| start.elapsed().as_secs_f64() >= t) {
+            for b in boards.iter_mut().filter(|b| b.result.is_none()) {
+                b.result = Some(by_pieces(b.position.piece_counts()));
+                b.position.remove_kings();
+            }
+            break;
+        }
+        play_round(&mut boards, inc_ms, args.max_plies);
+        round += 1;
+        // Between moves: transfers from standard input, then the strategists.
+        while let Ok(line) = transfers_in.try_recv() {
+            match parse_transfer(&line, boards.len()).and_then(|t| make_transfer(&mut boards, &t, start)) {
+                Ok(()) => transfers_made += 1,
+                Err(e) => eprintln!("transfer refused: {e}"),
+            }
+        }
+        if !args.no_strategists && boards.iter().any(|b| b.result.is_none()) {
+            for color in Color::ALL {
+                let previous = &last[color as usize];
+                if previous.as_ref().is_some_and(|(_, r)| round < r + STRATEGIST_PAUSE) {
+                    continue;
+                }
+                let views: Vec<BoardView> = boards.iter().map(|b| BoardView { position: &b.position, finished: b.result.is_some() }).collect();
+                if let Some(t) = strategist::choose(&views, color, previous.as_ref().map(|(t, _)| t)) {
+                    if make_transfer(&mut boards, &t, start).is_ok() {
+                        transfers_made += 1;
+                        last[color as usize] = Some((t, round));
+                    }
+                }
+            }
+        }
+    }
+    report(&boards, transfers_made, args.pgnout.as_ref())
+}
+
+/// Lines from standard input, if asked for, on a channel.
+fn spawn_stdin_reader(enabled: bool) -> mpsc::Receiver<String> {
+    let (tx, rx) = mpsc::channel();
+    if enabled {
+        std::thread::spawn(move || {
+            for line in std::io::stdin().lock().lines().map_while(Result::ok) {
+                if !line.trim().is_empty() && tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+    }
+    rx
+}
+
+/// Every unfinished board's side to move searches at once; then the moves
+/// are checked and played.
+fn play_round(boards: &mut [Board], inc_ms: u64, max_plies: usize) {
+    let answers: Vec<Option<Result<(String, Duration), String>>> = std::thread::scope(|s| {
+        let handles: Vec<_> = boards
+            .iter_mut()
+            .map(|b| {
+                (b.result.is_none()).then(|| {
+                    let fen = b.position.fen();
+                    let mover = b.position.side_to_move() as usize;
+                    let clocks = b.clocks_ms;
+                    let engine = &mut b.engines[mover];
+                    s.spawn(move || engine.best_move(&fen, clocks, inc_ms))
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.map(|h| h.join().unwrap_or_else(|_| Err("engine thread failed".into())))).collect()
+    });
+    for (b, answer) in boards.iter_mut().zip(answers) {
+        let Some(answer) = answer else { continue };
+        let mover = b.position.side_to_move();
+        let m = mover as usize;
+        let result = match answer {
+            Err(e) => Some(BoardResult::Won(!mover, format!("{} forfeits: {e}", side_name(mover)))),
+            Ok((mv, took)) => {
+                let spent = took.as_millis() as u64;
+                if spent > b.clocks_ms[m] {
+                    Some(BoardResult::Won(!mover, format!("{} loses on time", side_name(mover))))
+                } else {
+                    b.clocks_ms[m] = b.clocks_ms[m] - spent + inc_ms;
+                    match b.position.san(&mv) {
+                        Err(e) => Some(BoardResult::Won(!mover, format!("{} played an {e}", side_name(mover)))),
+                        Ok(san) => {
+                            b.position.play(&mv).expect("checked by san");
+                            b.record.push(san);
+                            b.plies += 1;
+                            match b.position.outcome() {
+                                Some(Outcome::Checkmate { winner }) => Some(BoardResult::Won(winner, "checkmate".into())),
+                                Some(o) => Some(BoardResult::Drawn(o.reason().into())),
+                                None if b.plies >= max_plies => Some(BoardResult::Drawn("move limit".into())),
+                                None => None,
+                            }
+                        }
+                    }
+                }
+            }
+        };
+        if result.is_some() {
+            b.result = result;
+            b.position.remove_kings();
+        }
+    }
+}
+
+/// Carries out a transfer if the rules allow it, and records it on both
+/// boards with the game's clock.
+fn make_transfer(boards: &mut [Board], t: &Transfer, start: Instant) -> Result<(), String> {
+    let (from, to) = (t.from, t.to);
+    let (a, b) = if from < to {
+        let (lo, hi) = boards.split_at_mut(to);
+        (&mut lo[from], &mut hi[0])
+    } else {
+        let (lo, hi) = boards.split_at_mut(from);
+        (&mut hi[0], &mut lo[to])
+    };
+    let piece = a.position.transfer_to(&mut b.position, &t.cell, t.color)?;
+    let letter = a.position.variant().pieces[piece.kind()].letter;
+    let secs = start.elapsed().as_secs_f64();
+    let side = side_name(t.color);
+    a.record.push(format!("{{transfer out: {side} {letter} {} to board {} at {secs:.1}s}}", t.cell, to + 1));
+    b.record.push(format!("{{transfer in: {side} {letter} {} from board {} at {secs:.1}s}}", t.cell, from + 1));
+    eprintln!("transfer: {side} {letter} {} from board {} to board {} at {secs:.1}s", t.cell, from + 1, to + 1);
+    Ok(())
+}
+
+fn report(boards: &[Board], transfers: usize, pgnout: Option<&PathBuf>) -> Result<(), String> {
+    let results: Vec<BoardResult> = boards.iter().map(|b| b.result.clone().expect("every board ended")).collect();
+    let (won, team) = team_result(&results);
+    let mut pgn = String::new();
+    for (i, (b, r)) in boards.iter().zip(&results).enumerate() {
+        let (result, reason) = match r {
+            BoardResult::Won(c, r) => (if *c == Color::White { "1-0" } else { "0-1" }, r.clone()),
+            BoardResult::Drawn(r) => ("1/2-1/2", r.clone()),
+        };
+        println!("board {}: {result} ({reason})", i + 1);
+        pgn += &format!(
+            "[Event \"Perplexichess\"]\n[Site \"protean perplexichess\"]\n[Round \"{}\"]\n[White \"White team, board {}\"]\n[Black \"Black team, board {}\"]\n[Result \"{result}\"]\n[Variant \"flexichess\"]\n[Termination \"{reason}\"]\n\n",
+            i + 1,
+            i + 1,
+            i + 1
+        );
+        let mut ply = 0;
+        let mut line = String::new();
+        for item in &b.record {
+            if item.starts_with('{') {
+                line += item;
+            } else {
+                if ply % 2 == 0 {
+                    line += &format!("{}. ", ply / 2 + 1);
+                }
+                line += item;
+                ply += 1;
+            }
+            line.push(' ');
+        }
+        pgn += &format!("{line}{result}\n\n");
+    }
+    let drawn = boards.len() - won[0] - won[1];
+    println!("boards won: White {} Black {} drawn {drawn}; transfers {transfers}; result: {team}", won[0], won[1]);
+    if let Some(path) = pgnout {
+        std::fs::File::create(path).and_then(|mut f| f.write_all(pgn.as_bytes())).map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_team_with_more_won_boards_wins() {
+        let w = || BoardResult::Won(Color::White, "checkmate".into());
+        let b = || BoardResult::Won(Color::Black, "checkmate".into());
+        let d = || BoardResult::Drawn("stalemate".into());
+        assert_eq!(team_result(&[w(), b(), d()]), ([1, 1], "drawn"));
+        assert_eq!(team_result(&[w(), d(), d()]), ([1, 0], "White team wins"));
+        assert_eq!(team_result(&[b(), b(), w(), d(), w()]), ([2, 2], "drawn"));
+        assert_eq!(team_result(&[b(), b(), w(), d(), d()]), ([1, 2], "Black team wins"));
+    }
+
+    #[test]
+    fn at_the_time_limit_more_pieces_win_a_board() {
+        assert_eq!(by_pieces([9, 7]), BoardResult::Won(Color::White, "time limit: more pieces".into()));
+        assert_eq!(by_pieces([3, 12]), BoardResult::Won(Color::Black, "time limit: more pieces".into()));
+        assert_eq!(by_pieces([5, 5]), BoardResult::Drawn("time limit: equal pieces".into()));
+    }
+
+    #[test]
+    fn transfers_from_standard_input_are_read_strictly() {
+        assert_eq!(parse_transfer("transfer white 1 d4 3", 3), Ok(Transfer { color: Color::White, from: 0, cell: "d4".into(), to: 2 }));
+        for bad in ["transfer white 1 d4 1", "transfer red 1 d4 2", "transfer white 0 d4 2", "transfer white 1 d4 4", "move white 1 d4 2", "transfer"] {
+            assert!(parse_transfer(bad, 3).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn time_controls_are_seconds_and_increment() {
+        assert_eq!(parse_tc("10+0.1"), Ok((10_000, 100)));
+        assert_eq!(parse_tc("60"), Ok((60_000, 0)));
+        assert!(parse_tc("0+1").is_err() && parse_tc("x").is_err());
+    }
+}
