@@ -380,4 +380,16 @@ mod tests {
         let far = beyond(["4k3", "8", "8", "P7", "8", "8", "8", "4K3"], "w - - 0 9 -");
         assert!(near > far + 40, "{near} against {far}");
     }
+
+    #[test]
+    fn a_redefined_piece_is_valued_from_its_new_moves() {
+        let mut pos = AnyRules::by_name("flexichess").unwrap().start();
+        let knight = |p: &protean_rules::AnyPosition| protean_rules::with_position!(p, q => EvalTables::new(q.rules()).value(1));
+        let before = knight(&pos);
+        pos.play("N=QN").unwrap();
+        let amazon = knight(&pos);
+        pos.play("N=W").unwrap();
+        let wazir = knight(&pos);
+        assert!(amazon > 1000 && wazir < before && before < amazon, "wazir {wazir}, knight {before}, amazon {amazon}");
+    }
 }
