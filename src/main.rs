@@ -2,11 +2,13 @@
 //! session on standard input) and its tools.
 
 mod bench_command;
+mod engine_process;
 mod epd_command;
+mod match_command;
+mod match_stats;
 mod perft_command;
 mod perplexichess_command;
 mod strategist;
-mod uci_engine;
 
 use clap::{Parser, Subcommand};
 use protean_protocol::{Flow, Output, Protocol, Uci, XBoard};
@@ -28,6 +30,12 @@ enum Command {
     Bench(bench_command::BenchArgs),
     /// Solve an EPD test suite (`bm`/`am` operations) and report the score.
     Epd(epd_command::EpdArgs),
+    /// A match between two engines in any variant, refereed by Protean's rules (cutechess-cli's options).
+    #[command(disable_help_flag = true)]
+    Match {
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
     /// A Perplexichess team game: Flexichess boards at once, grand strategists transferring pieces.
     Perplexichess(perplexichess_command::PerplexichessArgs),
 }
@@ -43,6 +51,7 @@ fn main() -> ExitCode {
         Some(Command::Bench(args)) => bench_command::run(&args),
         Some(Command::Epd(args)) => epd_command::run(&args),
         Some(Command::Perplexichess(args)) => perplexichess_command::run(&args),
+        Some(Command::Match { args }) => match_command::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -13,7 +13,7 @@
 //! its engines think, so a round is as long as its slowest board.
 
 use crate::strategist::{self, BoardView, Transfer};
-use crate::uci_engine::UciEngine;
+use crate::engine_process::{EngineProcess, Proto, SearchLimit};
 use clap::Args;
 use protean_rules::{AnyPosition, AnyRules, Color, Outcome};
 use std::io::{BufRead, Write};
@@ -65,7 +65,7 @@ enum BoardResult {
 
 struct Board {
     position: AnyPosition,
-    engines: [UciEngine; 2],
+    engines: [EngineProcess; 2],
     clocks_ms: [u64; 2],
     /// The board's record: SAN moves and transfer comments, in order.
     record: Vec<String>,
@@ -136,10 +136,10 @@ pub fn run(args: &PerplexichessArgs) -> Result<(), String> {
     let me = std::env::current_exe().map_err(|e| e.to_string())?.to_string_lossy().to_string();
     let commands = [args.white.clone().unwrap_or_else(|| me.clone()), args.black.clone().unwrap_or(me)];
     let rules = AnyRules::by_name("flexichess").map_err(|e| e.to_string())?;
-    let options = [("UCI_Variant", "flexichess")];
+    let options = [("UCI_Variant".to_string(), "flexichess".to_string())];
     let mut boards = Vec::new();
     for _ in 0..args.boards {
-        let engines = [UciEngine::start(&commands[0], &options)?, UciEngine::start(&commands[1], &options)?];
+        let engines = [EngineProcess::start(&commands[0], Proto::Uci, &options)?, EngineProcess::start(&commands[1], Proto::Uci, &options)?];
         boards.push(Board { position: rules.start(), engines, clocks_ms: [base_ms; 2], record: Vec::new(), plies: 0, result: None });
     }
     let transfers_in = spawn_stdin_reader(args.stdin_transfers);
@@ -158,7 +158,7 @@ pub fn run(args: &PerplexichessArgs) -> Result<(), String> {
             }
             break;
         }
-        play_round(&mut boards, inc_ms, args.max_plies);
+        play_round(&mut boards, base_ms, inc_ms, args.max_plies);
         round += 1;
         // Between moves: transfers from standard input, then the strategists.
         while let Ok(line) = transfers_in.try_recv() {
@@ -203,17 +203,24 @@ fn spawn_stdin_reader(enabled: bool) -> mpsc::Receiver<String> {
 
 /// Every unfinished board's side to move searches at once; then the moves
 /// are checked and played.
-fn play_round(boards: &mut [Board], inc_ms: u64, max_plies: usize) {
+fn play_round(boards: &mut [Board], base_ms: u64, inc_ms: u64, max_plies: usize) {
+    let limit = SearchLimit { clock: Some((0, base_ms, inc_ms)), ..SearchLimit::default() };
+    let limit = &limit;
     let answers: Vec<Option<Result<(String, Duration), String>>> = std::thread::scope(|s| {
         let handles: Vec<_> = boards
             .iter_mut()
             .map(|b| {
                 (b.result.is_none()).then(|| {
                     let fen = b.position.fen();
-                    let mover = b.position.side_to_move() as usize;
+                    let mover = b.position.side_to_move();
                     let clocks = b.clocks_ms;
-                    let engine = &mut b.engines[mover];
-                    s.spawn(move || engine.best_move(&fen, clocks, inc_ms))
+                    let engine = &mut b.engines[mover as usize];
+                    s.spawn(move || {
+                        engine
+                            .think("flexichess", Some(&fen), &[], mover == Color::White, limit, clocks)
+                            .map(|r| (r.mv, r.elapsed))
+                            .map_err(|f| format!("{f:?}"))
+                    })
                 })
             })
             .collect();

@@ -129,6 +129,15 @@ impl AnyPosition {
             Ok(())
         })
     }
+    /// Plays a move given in SAN, returning it in coordinate notation.
+    pub fn play_san(&mut self, san: &str) -> Result<String, MoveError> {
+        with_position!(self, p => {
+            let m = p.parse_san(san)?;
+            let text = p.move_text(m);
+            p.make(m);
+            Ok(text)
+        })
+    }
     /// SAN of a legal move given in coordinate notation.
     pub fn san(&mut self, text: &str) -> Result<String, MoveError> {
         with_position!(self, p => {

@@ -78,6 +78,25 @@ impl<B: Bitboard> Position<B> {
             .ok_or_else(|| MoveError::Illegal(text.to_string()))
     }
 
+    /// Reads a move in SAN (as `san` writes it, with or without `+`, `#`,
+    /// `!`, `?`; castling also with zeros) and returns it if it is legal.
+    pub fn parse_san(&mut self, text: &str) -> Result<Move, MoveError> {
+        let plain = |s: &str| s.trim_end_matches(['+', '#', '!', '?']).replace('0', "O");
+        // Zeros are castling's only; cells may contain 0 only in Beyond
+        // Chess's arena, whose SAN keeps them: compare both ways.
+        let wanted = text.trim_end_matches(['+', '#', '!', '?']).to_string();
+        let castle_form = plain(text);
+        let moves = self.legal_move_list();
+        for m in moves {
+            let san = self.san(m);
+            let bare = san.trim_end_matches(['+', '#']);
+            if bare == wanted || (m.kind == MoveKind::Castle && bare == castle_form) {
+                return Ok(m);
+            }
+        }
+        Err(MoveError::Illegal(text.to_string()))
+    }
+
     /// Standard algebraic notation of a legal move, with `+` or `#`.
     pub fn san(&mut self, m: Move) -> String {
         let rules = self.rules().clone();

@@ -1,0 +1,43 @@
+"""`protean match` between Protean and Stockfish in standard chess: the
+games end by the rules, the PGN that Protean writes is read back by
+python-chess (an independent PGN reader and move checker), and the score
+line agrees with the PGN results."""
+import subprocess
+import tempfile
+from pathlib import Path
+
+import chess.pgn
+
+import references as ref
+
+
+def test_protean_against_stockfish_with_pgn_read_back_by_python_chess():
+    pgn = Path(tempfile.gettempdir()) / "protean-match-stockfish.pgn"
+    args = [
+        ref.protean_binary(), "match",
+        "-engine", f"cmd={ref.protean_binary()}", "name=Protean",
+        "-engine", f"cmd={ref.stockfish_binary()}", "name=Stockfish",
+        "option.UCI_LimitStrength=true", "option.UCI_Elo=1350",
+        "-each", "tc=2+0.05", "-games", "2", "-repeat", "-maxmoves", "120",
+        "-pgnout", str(pgn), "-ratinginterval", "2",
+    ]
+    out = subprocess.run(args, capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "Finished match" in out.stdout
+    results = []
+    with open(pgn) as f:
+        while (game := chess.pgn.read_game(f)) is not None:
+            assert not game.errors, game.errors
+            board = game.board()
+            for move in game.mainline_moves():
+                assert move in board.legal_moves
+                board.push(move)
+            result = game.headers["Result"]
+            results.append((game.headers["White"], result))
+            if game.headers["Termination"] == "normal":
+                assert board.is_game_over(claim_draw=True) and board.result(claim_draw=True) == result
+    assert len(results) == 2
+    points = sum({"1-0": 1, "0-1": 0}.get(r, 0.5) if w == "Protean" else {"1-0": 0, "0-1": 1}.get(r, 0.5) for w, r in results)
+    wins = sum(1 for w, r in results if (w == "Protean" and r == "1-0") or (w != "Protean" and r == "0-1"))
+    assert f"Score of Protean vs Stockfish: {wins} -" in out.stdout
+    assert points == wins + 0.5 * sum(1 for _, r in results if r == "1/2-1/2")

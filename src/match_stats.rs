@@ -1,0 +1,99 @@
+//! Match statistics: Elo difference with a 95% interval, likelihood of
+//! superiority, and the sequential probability ratio test on game pairs
+//! (pentanomial, as fastchess and fishtest count them).
+
+/// Elo difference that a score fraction means (logistic model).
+pub fn elo(score: f64) -> f64 {
+    let s = score.clamp(1e-6, 1.0 - 1e-6);
+    -400.0 * (1.0 / s - 1.0).log10()
+}
+
+/// The Elo difference of a result and the half-width of its 95% interval
+/// (normal approximation over the games' scores).
+pub fn elo_with_margin(wins: u32, draws: u32, losses: u32) -> (f64, f64) {
+    let n = f64::from(wins + draws + losses);
+    if n == 0.0 {
+        return (0.0, 0.0);
+    }
+    let mu = (f64::from(wins) + f64::from(draws) / 2.0) / n;
+    let var = (f64::from(wins) * (1.0 - mu).powi(2) + f64::from(draws) * (0.5 - mu).powi(2) + f64::from(losses) * mu.powi(2)) / n;
+    let se = (var / n).sqrt();
+    let (lo, hi) = (elo(mu - 1.96 * se), elo(mu + 1.96 * se));
+    (elo(mu), (hi - lo) / 2.0)
+}
+
+/// The probability that the first engine is the stronger, from wins and
+/// losses (draws say nothing about it).
+pub fn los(wins: u32, losses: u32) -> f64 {
+    if wins + losses == 0 {
+        return 0.5;
+    }
+    0.5 * (1.0 + erf((f64::from(wins) - f64::from(losses)) / (2.0 * f64::from(wins + losses)).sqrt()))
+}
+
+/// The error function (Abramowitz and Stegun 7.1.26, error below 1.5e-7).
+fn erf(x: f64) -> f64 {
+    let t = 1.0 / (1.0 + 0.327_591_1 * x.abs());
+    let y = 1.0 - (((((1.061_405_429 * t - 1.453_152_027) * t) + 1.421_413_741) * t - 0.284_496_736) * t + 0.254_829_592) * t * (-x * x).exp();
+    if x >= 0.0 { y } else { -y }
+}
+
+/// Counts of game pairs (same opening, colours swapped) by the first
+/// engine's points in the pair: 0, 0.5, 1, 1.5, 2.
+pub type Pentanomial = [u32; 5];
+
+/// The SPRT's log-likelihood ratio of H1 (elo1) against H0 (elo0) for the
+/// pairs played, by the normal approximation fishtest uses.
+pub fn sprt_llr(pairs: &Pentanomial, elo0: f64, elo1: f64) -> f64 {
+    let n: f64 = pairs.iter().map(|&c| f64::from(c)).sum();
+    if n == 0.0 {
+        return 0.0;
+    }
+    let score = |i: usize| i as f64 / 4.0;
+    let mu: f64 = pairs.iter().enumerate().map(|(i, &c)| f64::from(c) * score(i)).sum::<f64>() / n;
+    let var: f64 = pairs.iter().enumerate().map(|(i, &c)| f64::from(c) * (score(i) - mu).powi(2)).sum::<f64>() / n;
+    if var <= 0.0 {
+        return 0.0;
+    }
+    let expected = |e: f64| 1.0 / (1.0 + 10f64.powf(-e / 400.0));
+    let (s0, s1) = (expected(elo0), expected(elo1));
+    n * (s1 - s0) * (2.0 * mu - s0 - s1) / (2.0 * var)
+}
+
+/// The SPRT's bounds: stop for H0 below the first, for H1 above the second.
+pub fn sprt_bounds(alpha: f64, beta: f64) -> (f64, f64) {
+    ((beta / (1.0 - alpha)).ln(), ((1.0 - beta) / alpha).ln())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn elo_of_known_scores() {
+        assert!(elo(0.5).abs() < 1e-9);
+        assert!((elo(0.75) - 190.85).abs() < 0.01);
+        assert!((elo(0.25) + 190.85).abs() < 0.01);
+        let (e, margin) = elo_with_margin(27, 46, 27);
+        assert!(e.abs() < 1e-9 && margin > 30.0 && margin < 80.0, "{e} {margin}");
+    }
+
+    #[test]
+    fn likelihood_of_superiority() {
+        assert!((los(10, 10) - 0.5).abs() < 1e-9);
+        assert!(los(20, 5) > 0.99 && los(5, 20) < 0.01);
+        assert!((erf(1.0) - 0.842_700_79).abs() < 1e-6);
+    }
+
+    #[test]
+    fn sprt_leans_the_right_way() {
+        let (lower, upper) = sprt_bounds(0.05, 0.05);
+        assert!((upper - 2.944).abs() < 0.001 && (lower + 2.944).abs() < 0.001);
+        // Pairs that mostly win lean to H1, pairs that mostly lose to H0.
+        assert!(sprt_llr(&[2, 10, 40, 30, 18], 0.0, 10.0) > 0.0);
+        assert!(sprt_llr(&[18, 30, 40, 10, 2], 0.0, 10.0) < 0.0);
+        // Decisive enough evidence crosses a bound.
+        assert!(sprt_llr(&[0, 5, 20, 60, 40], 0.0, 20.0) > upper);
+        assert_eq!(sprt_llr(&[0, 0, 0, 0, 0], 0.0, 10.0), 0.0);
+    }
+}

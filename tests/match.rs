@@ -1,0 +1,154 @@
+//! `protean match` end to end: short matches of Protean against itself in
+//! every variant with the PGNs read back and replayed under the rules, and
+//! fake engines that play an illegal move, crash, never answer or run out
+//! of time, each game getting the right result while the match finishes.
+
+use protean_rules::{variants, AnyRules};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn protean() -> &'static str {
+    env!("CARGO_BIN_EXE_protean")
+}
+
+fn temp(name: &str) -> PathBuf {
+    std::env::temp_dir().join(format!("protean-match-{}-{name}", std::process::id()))
+}
+
+fn run_match(args: &[&str]) -> String {
+    let out = Command::new(protean()).arg("match").args(args).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("Finished match"), "{text}");
+    text
+}
+
+/// A game read back from PGN: its tags and SAN moves.
+type PgnGame = (Vec<(String, String)>, Vec<String>);
+
+/// The games of a PGN file.
+fn games(path: &Path) -> Vec<PgnGame> {
+    let text = std::fs::read_to_string(path).unwrap();
+    text.split("[Event ")
+        .filter(|g| !g.trim().is_empty())
+        .map(|g| {
+            let tags = g
+                .lines()
+                .filter_map(|l| l.strip_prefix('[').and_then(|l| l.strip_suffix("\"]")))
+                .filter_map(|l| l.split_once(" \""))
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect();
+            let body = g.split("\n\n").nth(1).unwrap_or("");
+            let body = body.split('{').next().unwrap();
+            let moves = body.split_whitespace().filter(|t| !t.ends_with('.')).map(str::to_string).collect();
+            (tags, moves)
+        })
+        .collect()
+}
+
+fn tag<'a>(tags: &'a [(String, String)], name: &str) -> Option<&'a str> {
+    tags.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
+}
+
+#[test]
+fn protean_plays_itself_in_every_variant_and_the_pgns_replay() {
+    for &variant in variants::NAMES {
+        let pgn = temp(&format!("{variant}.pgn"));
+        let depth = if variant == "beyond" { "depth=2" } else { "depth=3" };
+        let out = run_match(&["-engine", &format!("cmd={}", protean()), "name=P1", "-engine", &format!("cmd={}", protean()), "name=P2", "-each", depth, "-variant", variant, "-games", "2", "-maxmoves", "60", "-pgnout", pgn.to_str().unwrap()]);
+        assert!(out.contains("Score of P1 vs P2"), "{out}");
+        let played = games(&pgn);
+        assert_eq!(played.len(), 2, "{variant}");
+        let rules = AnyRules::by_name(variant).unwrap();
+        for (tags, moves) in played {
+            let mut pos = match tag(&tags, "FEN") {
+                Some(fen) => rules.from_fen(fen).unwrap(),
+                None => rules.start(),
+            };
+            assert_eq!(tag(&tags, "Variant").unwrap_or("standard"), variant);
+            for san in &moves {
+                pos.play_san(san).unwrap_or_else(|e| panic!("{variant}: {san}: {e} in {}", pos.fen()));
+            }
+            assert_eq!(tag(&tags, "PlyCount"), Some(moves.len().to_string().as_str()));
+            let result = tag(&tags, "Result").unwrap();
+            match pos.outcome() {
+                Some(o) => assert_eq!(o.result(), result, "{variant}"),
+                None => assert_eq!((result, tag(&tags, "Termination")), ("1/2-1/2", Some("adjudication")), "{variant}: {}", pos.fen()),
+            }
+        }
+        let _ = std::fs::remove_file(pgn);
+    }
+}
+
+/// A UCI engine in a few lines of shell that answers `go` as `on_go` says.
+fn fake_engine(name: &str, on_go: &str) -> PathBuf {
+    let path = temp(name);
+    let script = format!(
+        "#!/bin/sh\nwhile read -r line; do\n  case \"$line\" in\n    uci) echo 'id name {name}'; echo uciok ;;\n    isready) echo readyok ;;\n    go*) {on_go} ;;\n    quit) exit 0 ;;\n  esac\ndone\n"
+    );
+    std::fs::write(&path, script).unwrap();
+    Command::new("chmod").arg("+x").arg(&path).status().unwrap();
+    path
+}
+
+fn against(fake: &Path, extra: &[&str]) -> (String, Vec<PgnGame>) {
+    let pgn = temp(&format!("{}.pgn", fake.file_name().unwrap().to_string_lossy()));
+    let mut args = vec!["-engine".to_string(), format!("cmd={}", protean()), "name=Protean".into(), "-engine".into(), format!("cmd={}", fake.display()), "name=Fake".into()];
+    args.extend(["-each", "tc=1+0.1", "-games", "2", "-pgnout"].map(str::to_string));
+    args.push(pgn.to_str().unwrap().to_string());
+    args.extend(extra.iter().map(|s| s.to_string()));
+    let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+    let out = run_match(&refs);
+    let g = games(&pgn);
+    let _ = std::fs::remove_file(pgn);
+    (out, g)
+}
+
+/// Every game of the fake engine is lost, for the reason given.
+fn fake_loses_every_game(games: &[PgnGame], termination: &str) {
+    assert_eq!(games.len(), 2);
+    for (tags, _) in games {
+        let fake_white = tag(tags, "White") == Some("Fake");
+        assert_eq!(tag(tags, "Result"), Some(if fake_white { "0-1" } else { "1-0" }), "{tags:?}");
+        assert_eq!(tag(tags, "Termination"), Some(termination), "{tags:?}");
+    }
+}
+
+#[test]
+fn an_illegal_move_loses_the_game() {
+    // e2e5 is never legal; as Black it is not even its own piece.
+    let fake = fake_engine("illegal", "echo 'bestmove e2e5'");
+    let (out, games) = against(&fake, &[]);
+    fake_loses_every_game(&games, "illegal move");
+    assert!(out.contains("makes an illegal move: e2e5"), "{out}");
+}
+
+#[test]
+fn a_crash_loses_the_game_and_recover_restarts_the_engine() {
+    let fake = fake_engine("crash", "exit 1");
+    let (out, games) = against(&fake, &["-recover"]);
+    fake_loses_every_game(&games, "abandoned");
+    assert!(out.contains("connection stalls"), "{out}");
+    // Without -recover the crashed engine forfeits the games after.
+    let (out, games) = against(&fake, &[]);
+    fake_loses_every_game(&games, "abandoned");
+    assert!(out.contains("is unavailable"), "{out}");
+}
+
+#[test]
+fn an_engine_that_never_answers_loses_on_time() {
+    let fake = fake_engine("silent", "true");
+    let (_, games) = against(&fake, &["-recover"]);
+    fake_loses_every_game(&games, "time forfeit");
+}
+
+#[test]
+fn an_engine_that_runs_over_its_clock_loses_on_time() {
+    // It answers, legally, but after 1.5 s with 1 s on its clock.
+    let fake = fake_engine("slow", "sleep 1.5; echo 'bestmove a2a3'");
+    let (out, games) = against(&fake, &["-recover"]);
+    // As White its move would be legal; as Black a2a3 is not its own, but
+    // time runs out first either way.
+    fake_loses_every_game(&games, "time forfeit");
+    assert!(out.contains("loses on time"), "{out}");
+}
