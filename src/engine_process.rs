@@ -25,6 +25,34 @@ pub struct SearchLimit {
     pub nodes: Option<u64>,
 }
 
+/// A time control as cutechess-cli writes it: `40/60+0.6` (moves per
+/// period, seconds, increment), `60+0.6`, `1:30+1`, or `inf` (`None`).
+/// Returns (moves per period or 0, base ms, increment ms).
+pub fn parse_tc(text: &str) -> Result<Option<(u32, u64, u64)>, String> {
+    let number = |t: &str| -> Result<f64, String> { t.parse().map_err(|_| format!("tc: '{text}' is not a time control")) };
+    if text == "inf" {
+        return Ok(None);
+    }
+    let (per, rest) = match text.split_once('/') {
+        Some((p, r)) => (number(p)? as u32, r),
+        None => (0, text),
+    };
+    let (base, inc) = rest.split_once('+').unwrap_or((rest, "0"));
+    let ms = |t: &str| -> Result<u64, String> {
+        // Minutes may be given as m:ss.
+        let secs = match t.split_once(':') {
+            Some((m, s)) => number(m)? * 60.0 + number(s)?,
+            None => number(t)?,
+        };
+        if secs < 0.0 { Err(format!("tc: '{text}' is negative")) } else { Ok((secs * 1000.0) as u64) }
+    };
+    let base = ms(base)?;
+    if base == 0 {
+        return Err(format!("tc: '{text}' gives no time"));
+    }
+    Ok(Some((per, base, ms(inc)?)))
+}
+
 /// What an engine answered: its move, its last score (centipawns, from
 /// its own side), and how long it took.
 #[derive(Clone, Debug)]
@@ -307,6 +335,14 @@ impl Drop for EngineProcess {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn time_controls_read_as_cutechess_writes_them() {
+        assert_eq!(parse_tc("10+0.1"), Ok(Some((0, 10_000, 100))));
+        assert_eq!(parse_tc("40/1:30+1"), Ok(Some((40, 90_000, 1000))));
+        assert_eq!(parse_tc("inf"), Ok(None));
+        assert!(parse_tc("0+1").is_err() && parse_tc("x").is_err());
+    }
 
     #[test]
     fn scores_are_read_from_info_lines() {

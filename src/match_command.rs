@@ -14,7 +14,7 @@
 //! on (with `-recover` a crashed engine is restarted; without, it forfeits
 //! its remaining games).
 
-use crate::engine_process::{EngineProcess, Failure, Proto, SearchLimit};
+use crate::engine_process::{parse_tc, EngineProcess, Failure, Proto, SearchLimit};
 use crate::match_stats::{elo_with_margin, los, sprt_bounds, sprt_llr, Pentanomial};
 use protean_rules::{AnyRules, Color, Outcome};
 use std::collections::HashMap;
@@ -96,31 +96,6 @@ fn key_values<'a>(words: &'a [String], what: &str) -> Result<Vec<(&'a str, &'a s
 
 fn number<T: std::str::FromStr>(text: &str, what: &str) -> Result<T, String> {
     text.parse().map_err(|_| format!("{what}: '{text}' is not a number"))
-}
-
-/// `40/60+0.6`, `60+0.6`, `5` (seconds), or `inf`.
-fn parse_tc(text: &str) -> Result<Option<(u32, u64, u64)>, String> {
-    if text == "inf" {
-        return Ok(None);
-    }
-    let (per, rest) = match text.split_once('/') {
-        Some((p, r)) => (number::<u32>(p, "tc")?, r),
-        None => (0, text),
-    };
-    let (base, inc) = rest.split_once('+').unwrap_or((rest, "0"));
-    let ms = |t: &str| -> Result<u64, String> {
-        // Minutes may be given as m:ss.
-        let secs = match t.split_once(':') {
-            Some((m, s)) => number::<f64>(m, "tc")? * 60.0 + number::<f64>(s, "tc")?,
-            None => number::<f64>(t, "tc")?,
-        };
-        if secs < 0.0 { Err(format!("tc: '{text}' is negative")) } else { Ok((secs * 1000.0) as u64) }
-    };
-    let base = ms(base)?;
-    if base == 0 {
-        return Err(format!("tc: '{text}' gives no time"));
-    }
-    Ok(Some((per, base, ms(inc)?)))
 }
 
 fn apply_engine_setting(spec: &mut EngineSpec, key: &str, value: &str) -> Result<(), String> {
@@ -654,11 +629,4 @@ mod tests {
         }
     }
 
-    #[test]
-    fn time_controls_read_as_cutechess_writes_them() {
-        assert_eq!(parse_tc("10+0.1"), Ok(Some((0, 10_000, 100))));
-        assert_eq!(parse_tc("40/1:30+1"), Ok(Some((40, 90_000, 1000))));
-        assert_eq!(parse_tc("inf"), Ok(None));
-        assert!(parse_tc("0+1").is_err());
-    }
 }

@@ -13,7 +13,7 @@
 //! its engines think, so a round is as long as its slowest board.
 
 use crate::strategist::{self, BoardView, Transfer};
-use crate::engine_process::{EngineProcess, Proto, SearchLimit};
+use crate::engine_process::{parse_tc, EngineProcess, Proto, SearchLimit};
 use clap::Args;
 use protean_rules::{AnyPosition, AnyRules, Color, Outcome};
 use std::io::{BufRead, Write};
@@ -100,15 +100,6 @@ fn team_result(results: &[BoardResult]) -> ([usize; 2], &'static str) {
     (won, text)
 }
 
-fn parse_tc(tc: &str) -> Result<(u64, u64), String> {
-    let (base, inc) = tc.split_once('+').unwrap_or((tc, "0"));
-    let secs = |t: &str| t.parse::<f64>().ok().filter(|v| *v >= 0.0).map(|v| (v * 1000.0) as u64);
-    match (secs(base), secs(inc)) {
-        (Some(b), Some(i)) if b > 0 => Ok((b, i)),
-        _ => Err(format!("time control '{tc}' is not like 10+0.1")),
-    }
-}
-
 fn parse_transfer(line: &str, boards: usize) -> Result<Transfer, String> {
     let words: Vec<&str> = line.split_whitespace().collect();
     let [verb, side, from, cell, to] = words[..] else { return Err(format!("'{line}' is not 'transfer white|black FROM CELL TO'")) };
@@ -132,7 +123,10 @@ pub fn run(args: &PerplexichessArgs) -> Result<(), String> {
     if ![3, 5, 7].contains(&args.boards) {
         return Err(format!("--boards is 3, 5 or 7, not {}", args.boards));
     }
-    let (base_ms, inc_ms) = parse_tc(&args.tc)?;
+    let (base_ms, inc_ms) = match parse_tc(&args.tc)? {
+        Some((0, base, inc)) => (base, inc),
+        _ => return Err(format!("--tc '{}': give seconds and an increment, like 10+0.1", args.tc)),
+    };
     let me = std::env::current_exe().map_err(|e| e.to_string())?.to_string_lossy().to_string();
     let commands = [args.white.clone().unwrap_or_else(|| me.clone()), args.black.clone().unwrap_or(me)];
     let rules = AnyRules::by_name("flexichess").map_err(|e| e.to_string())?;
@@ -353,10 +347,4 @@ mod tests {
         }
     }
 
-    #[test]
-    fn time_controls_are_seconds_and_increment() {
-        assert_eq!(parse_tc("10+0.1"), Ok((10_000, 100)));
-        assert_eq!(parse_tc("60"), Ok((60_000, 0)));
-        assert!(parse_tc("0+1").is_err() && parse_tc("x").is_err());
-    }
 }

@@ -333,6 +333,10 @@ impl<B: Bitboard> Position<B> {
             self.legal_turns(out, quiet, false);
         } else {
             self.legal_piece_moves(out, quiet);
+            if quiet.any() {
+                // In check: a rule change may be an evasion too.
+                self.legal_redefinitions(out);
+            }
         }
     }
 

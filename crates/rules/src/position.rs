@@ -295,8 +295,7 @@ impl<B: Bitboard> Position<B> {
         self.placement_key ^= z.rifts[from] ^ z.rifts[to];
         if self.ep as usize == from {
             // En passant needs the passed cell to be a tile.
-            self.ep = NO_CELL;
-            self.ep_victim = NO_CELL;
+            self.clear_en_passant();
         }
     }
 
