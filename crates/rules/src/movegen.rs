@@ -333,8 +333,10 @@ impl<B: Bitboard> Position<B> {
             self.legal_turns(out, quiet, false);
         } else {
             self.legal_piece_moves(out, quiet);
-            if quiet.any() {
-                // In check: a rule change may be an evasion too.
+            if quiet.any() && out.is_empty() {
+                // In check with no piece to answer it, a rule change may
+                // still do (only then: a change may check back, and in
+                // quiescence that would branch without end).
                 self.legal_redefinitions(out);
             }
         }
