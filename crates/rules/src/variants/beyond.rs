@@ -11,32 +11,23 @@
 //! insufficient material, with no 50-move rule.
 
 use crate::geometry::Geometry;
-use crate::variant::{CastlingDef, DrawRules, PieceDef, PromotionDef, Repetition, Role, TileRules, Variant};
+use crate::variant::{CastlingDef, DrawRules, PromotionDef, Repetition, TileRules, Variant};
 
 /// The arena's size, and where the frame's a1 lies in it.
 pub const ARENA: u8 = 16;
 pub const FRAME_ORIGIN: u8 = 4;
 
 pub fn variant() -> Variant {
-    let piece = |name, letter, betza, role| PieceDef::new(name, letter, betza, role).expect("valid Betza");
     let o = FRAME_ORIGIN;
     let rift_row = "*".repeat(ARENA as usize);
     let framed = |row: &str| format!("****{row}****");
     let mut rows: Vec<String> = vec![rift_row.clone(); 4];
     rows.extend(["rnbqkbnr", "pppppppp", "8", "8", "8", "8", "PPPPPPPP", "RNBQKBNR"].map(framed));
     rows.extend(vec![rift_row; 4]);
-    // Piece type indices: P N B R Q K, as in standard chess.
+    // Chess's pieces (P N B R Q K), on tiles in the arena.
     Variant {
         name: "beyond".into(),
         geometry: Geometry::new(ARENA, ARENA).and_then(|g| g.with_origin(o, o)).expect("16x16"),
-        pieces: vec![
-            piece("pawn", 'P', "fmWfcFifmR2", Role::Pawn),
-            piece("knight", 'N', "N", Role::Other),
-            piece("bishop", 'B', "B", Role::Other),
-            piece("rook", 'R', "R", Role::Other),
-            piece("queen", 'Q', "Q", Role::Other),
-            piece("king", 'K', "K", Role::Royal),
-        ],
         start_fen: format!("{} w KQkq - 0 1 -", rows.join("/")),
         castling: vec![
             CastlingDef { fen_letter: 'K', king_from: (o + 4, o), king_to: (o + 6, o), rook_from: (o + 7, o), rook_to: (o + 5, o), rook_must_be_safe: false },
@@ -51,8 +42,7 @@ pub fn variant() -> Variant {
             minor_pieces: vec![1, 2],
             bare_king_moves: Some(30),
         },
-        king_swaps_with: None,
         tiles: Some(TileRules { geret: true, shuttle_limit: 8 }),
-        redefinitions: Vec::new(),
+        ..super::standard::variant()
     }
 }
