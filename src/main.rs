@@ -7,6 +7,7 @@ mod epd_command;
 mod match_command;
 mod match_stats;
 mod perft_command;
+mod pgn;
 mod perplexichess_command;
 mod strategist;
 

@@ -570,23 +570,7 @@ fn pgn(cfg: &Config, number: usize, players: [String; 2], start_fen: &str, stand
         out += &format!("[FEN \"{start_fen}\"]\n[SetUp \"1\"]\n");
     }
     out += &format!("[TimeControl \"{}\"]\n[PlyCount \"{}\"]\n[Termination \"{termination}\"]\n\n", cfg.engines[number % 2].tc, sans.len());
-    let fields: Vec<&str> = start_fen.split_whitespace().collect();
-    let mut move_number: u32 = fields.get(5).and_then(|n| n.parse().ok()).unwrap_or(1);
-    let mut white_to_move = fields.get(1) != Some(&"b");
-    let mut text = String::new();
-    for (i, san) in sans.iter().enumerate() {
-        if white_to_move {
-            text += &format!("{move_number}. ");
-        } else if i == 0 {
-            text += &format!("{move_number}... ");
-        }
-        text += san;
-        text.push(' ');
-        if !white_to_move {
-            move_number += 1;
-        }
-        white_to_move = !white_to_move;
-    }
+    let text = crate::pgn::movetext(start_fen, sans);
     out += &format!("{text}{{{reason}}} {result}\n\n");
     out
 }

@@ -293,20 +293,7 @@ fn report(boards: &[Board], transfers: usize, pgnout: Option<&PathBuf>) -> Resul
             i + 1,
             i + 1
         );
-        let mut ply = 0;
-        let mut line = String::new();
-        for item in &b.record {
-            if item.starts_with('{') {
-                line += item;
-            } else {
-                if ply % 2 == 0 {
-                    line += &format!("{}. ", ply / 2 + 1);
-                }
-                line += item;
-                ply += 1;
-            }
-            line.push(' ');
-        }
+        let line = crate::pgn::movetext(&b.position.variant().start_fen, &b.record);
         pgn += &format!("{line}{result}\n\n");
     }
     let drawn = boards.len() - won[0] - won[1];

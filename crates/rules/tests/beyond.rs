@@ -4,7 +4,7 @@
 //! them) to depth 2, then hand-made positions for each special rule with
 //! their exact lists of legal turns.
 
-use protean_rules::{AnyPosition, AnyRules};
+use protean_rules::{fen, AnyPosition, AnyRules};
 
 /// The plain generator: a 16x16 arena of cells, each a rift, an empty
 /// tile or a tile with a piece, and the frame's a1 at (4, 4).
@@ -505,52 +505,25 @@ fn perft_from_30_positions_agrees_to_depth_2() {
 /// tiles (`a1-h8`), `rifts` cells taken out of them, `pieces` letters on
 /// cells (`Ke1`); everything else is a rift.
 fn board(tiles: &[&str], rifts: &[&str], pieces: &[&str], rest: &str) -> String {
-    let cell = |name: &str| {
-        let letter = name.as_bytes()[0];
-        let x = if letter >= b'w' { 4 - (b'z' + 1 - letter) as i32 } else { 4 + (letter - b'a') as i32 };
-        (x as usize, (name[1..].parse::<i32>().unwrap() + 3) as usize)
-    };
-    let mut grid = [['*'; 16]; 16];
+    let g = beyond().variant().geometry;
+    let cell = |name: &str| g.parse_cell(name).unwrap_or_else(|| panic!("{name}"));
+    let mut grid = vec![Some('*'); g.cells()];
     for rect in tiles {
         let (a, b) = rect.split_once('-').unwrap_or((rect, rect));
-        let ((x0, y0), (x1, y1)) = (cell(a), cell(b));
-        for row in grid.iter_mut().take(y1 + 1).skip(y0) {
-            for c in row.iter_mut().take(x1 + 1).skip(x0) {
-                *c = '.';
+        let (a, b) = (cell(a), cell(b));
+        for rank in g.rank(a)..=g.rank(b) {
+            for file in g.file(a)..=g.file(b) {
+                grid[g.cell(file, rank)] = None;
             }
         }
     }
     for r in rifts {
-        let (x, y) = cell(r);
-        grid[y][x] = '*';
+        grid[cell(r)] = Some('*');
     }
     for p in pieces {
-        let (x, y) = cell(&p[1..]);
-        grid[y][x] = p.chars().next().unwrap();
+        grid[cell(&p[1..])] = p.chars().next();
     }
-    let rows: Vec<String> = (0..16)
-        .rev()
-        .map(|y| {
-            let mut row = String::new();
-            let mut run = 0;
-            for &c in &grid[y] {
-                if c == '.' {
-                    run += 1;
-                    continue;
-                }
-                if run > 0 {
-                    row += &run.to_string();
-                    run = 0;
-                }
-                row.push(c);
-            }
-            if run > 0 {
-                row += &run.to_string();
-            }
-            row
-        })
-        .collect();
-    format!("{} {rest}", rows.join("/"))
+    format!("{} {rest}", fen::board_rows(g, |c| grid[c]))
 }
 
 fn turns(fen: &str) -> Vec<String> {
