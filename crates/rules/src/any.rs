@@ -175,8 +175,9 @@ impl AnyPosition {
     pub fn perft(&mut self, depth: u32) -> u64 {
         with_position!(self, p => crate::perft::perft(p, depth))
     }
-    /// Perft below each legal root move, with the move in coordinate notation.
-    pub fn divide(&mut self, depth: u32) -> Vec<(String, u64)> {
-        with_position!(self, p => crate::perft::divide(p, depth).into_iter().map(|(m, n)| (p.move_text(m), n)).collect())
+    /// Perft below each legal root move, with the move in coordinate
+    /// notation; `None` if `stop` was set before it finished.
+    pub fn divide(&mut self, depth: u32, stop: &std::sync::atomic::AtomicBool) -> Option<Vec<(String, u64)>> {
+        with_position!(self, p => crate::perft::divide(p, depth, stop).map(|d| d.into_iter().map(|(m, n)| (p.move_text(m), n)).collect()))
     }
 }

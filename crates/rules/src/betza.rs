@@ -223,6 +223,7 @@ pub fn parse(text: &str) -> Result<Movement, BetzaError> {
                 _ => return Err(err(format!("range {digits} is too large"))),
             };
         }
+        let before = legs.len();
         for a in atoms {
             let steps = symmetric_steps(atom_displacement(a).expect("checked above"));
             let chosen = select_directions(&dirs, &steps);
@@ -233,6 +234,11 @@ pub fn parse(text: &str) -> Result<Movement, BetzaError> {
             for step in chosen {
                 legs.push(Leg { step, range, mode, initial_only });
             }
+        }
+        // A part that adds nothing (`QQ`, `KW`) is a slip, not a piece: the
+        // text would not say what the piece is in one way only.
+        if legs[before..].iter().all(|l| legs[..before].contains(l)) {
+            return Err(err(format!("'{atom}' repeats moves given before it")));
         }
     }
     Ok(Movement { legs })

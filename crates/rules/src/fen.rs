@@ -10,7 +10,7 @@
 //! what and where; it never builds a half-valid position.
 
 use crate::bitboard::Bitboard;
-use crate::geometry::Geometry;
+use crate::geometry::{Geometry, Step};
 use crate::piece::{Color, Piece};
 use crate::position::{Position, Shuttle};
 use crate::tables::Rules;
@@ -57,7 +57,9 @@ pub fn parse_placement(variant: &Variant, text: &str) -> Result<Placement, FenEr
             if c.is_ascii_digit() {
                 let mut run = c.to_digit(10).expect("digit") as usize;
                 while let Some(d) = chars.peek().and_then(|d| d.to_digit(10)) {
-                    run = run * 10 + d as usize;
+                    // Stop counting once the run is past the board: a run
+                    // of any length must not wrap round to a small one.
+                    run = (run * 10 + d as usize).min(g.width() + 1);
                     chars.next();
                 }
                 file += run;
@@ -126,6 +128,12 @@ pub fn parse<B: Bitboard>(rules: &Arc<Rules<B>>, fen: &str) -> Result<Position<B
             }
         }
     }
+    // The rules come first: the en passant field is read under them.
+    if !variant.redefinitions.is_empty() {
+        if let Some(&text) = fields.get(6) {
+            parse_redefinitions(&mut pos, text)?;
+        }
+    }
     for &(cell, piece) in &placement.pieces {
         if rules.roles[piece.kind()] != Role::Pawn {
             continue;
@@ -133,7 +141,10 @@ pub fn parse<B: Bitboard>(rules: &Arc<Rules<B>>, fen: &str) -> Result<Position<B
         let rank = g.rank(cell);
         let back = if piece.color() == Color::White { 0 } else { g.height() - 1 };
         let promo = variant.promotion.ranks[piece.color() as usize] as usize;
-        if rank == back || (rank == promo && variant.promotion.mandatory) {
+        // Where rules change, a pawn redefined to move backwards may have
+        // reached its own first rank.
+        let back_reachable = !variant.redefinitions.is_empty();
+        if (rank == back && !back_reachable) || (rank == promo && variant.promotion.mandatory) {
             return error(format!("a pawn on {}, where no pawn can stand", g.name(cell)));
         }
     }
@@ -145,6 +156,9 @@ pub fn parse<B: Bitboard>(rules: &Arc<Rules<B>>, fen: &str) -> Result<Position<B
             let Some(i) = rules.castling.iter().position(|k| k.fen_letter == c) else {
                 return error(format!("castling right '{c}' is not one of {}", variant.name));
             };
+            if rights >> i & 1 == 1 {
+                return error(format!("castling right '{c}' is given twice"));
+            }
             let k = &rules.castling[i];
             let king_ok = pos.piece_at(k.king_from).is_some_and(|p| p.color() == k.color && Some(p.kind()) == rules.royal);
             let rook_ok = pos.piece_at(k.rook_from).is_some_and(|p| p.color() == k.color && rules.roles[p.kind()] == Role::Other);
@@ -161,15 +175,13 @@ pub fn parse<B: Bitboard>(rules: &Arc<Rules<B>>, fen: &str) -> Result<Position<B
         let Some(target) = g.parse_cell(ep) else {
             return error(format!("en passant cell '{ep}' is not a cell of this board"));
         };
-        // The pawn that just double-stepped stands one cell beyond the
-        // target, seen from the side that moved it.
-        let forward: i8 = if side == Color::White { -1 } else { 1 };
-        let victim = g.offset(target, crate::geometry::Step::new(0, forward));
-        let victim_ok = victim.and_then(|v| pos.piece_at(v)).is_some_and(|p| p.color() != side && rules.roles[p.kind()] == Role::Pawn);
-        if pos.piece_at(target).is_some() || !victim_ok {
-            return error(format!("en passant cell {ep} has no pawn that just made a double step"));
+        if !pos.vacant().has(target) {
+            return error(format!("en passant cell {ep} is not an empty cell"));
         }
-        pos.set_en_passant(target, victim.expect("checked"));
+        let Some(victim) = en_passant_victim(&pos, target) else {
+            return error(format!("en passant cell {ep} has no pawn that just made a double step over it"));
+        };
+        pos.set_en_passant(target, victim);
     }
 
     let number = |i: usize, name: &str, default: u32| -> Result<u32, FenError> {
@@ -180,16 +192,12 @@ pub fn parse<B: Bitboard>(rules: &Arc<Rules<B>>, fen: &str) -> Result<Position<B
     };
     let quiet = number(4, "half-move clock", 0)?;
     let fullmove = number(5, "move number", 1)?;
-    if quiet > u16::MAX as u32 / 2 {
-        return error(format!("half-move clock {quiet} is too large"));
-    }
-    pos.set_counters(quiet as u16, fullmove);
+    let Ok(quiet) = u16::try_from(quiet) else {
+        return error(format!("half-move clock {quiet} is larger than {}", u16::MAX));
+    };
+    // Move number 0 reads as 1, as in Stockfish.
+    pos.set_counters(quiet, fullmove);
 
-    if !variant.redefinitions.is_empty() {
-        if let Some(&text) = fields.get(6) {
-            parse_redefinitions(&mut pos, text)?;
-        }
-    }
     if variant.tiles.is_some() {
         if !pos.is_one_group(pos.tiles()) {
             return error("the tiles do not form one group");
@@ -213,18 +221,45 @@ fn parse_redefinitions<B: Bitboard>(pos: &mut Position<B>, text: &str) -> Result
     if text == "-" {
         return Ok(());
     }
+    let mut seen = 0u32;
     for item in text.split(',') {
         let Some((letter, betza)) = item.split_once('=') else {
             return error(format!("rule '{item}' is not like 'N=NN'"));
         };
-        let kind = letter.chars().next().filter(|_| letter.len() == 1).and_then(|c| pos.rules().variant.piece_by_letter(c));
+        let kind = letter.chars().next().filter(|c| letter.len() == 1 && c.is_ascii_uppercase()).and_then(|c| pos.rules().variant.piece_by_letter(c));
         let Some(kind) = kind.filter(|&k| pos.rules().roles[k] != Role::Royal) else {
             return error(format!("rule '{item}' does not name a piece other than the king"));
         };
+        if seen >> kind & 1 == 1 {
+            return error(format!("rule '{item}': {letter} is given twice"));
+        }
+        seen |= 1 << kind;
+        if betza == pos.rules().original_betza[kind] {
+            return error(format!("rule '{item}' is {letter}'s own movement, not a change"));
+        }
         let rules = pos.rules_with(kind, betza).map_err(|e| FenError(format!("rule '{item}': {e}")))?;
         pos.set_rules(rules);
     }
     Ok(())
+}
+
+/// The pawn that just made the double step over `target`: an enemy pawn
+/// (of the side not to move) beside it whose start cell, on the far side
+/// of `target`, is empty. The step straight forward is looked at first;
+/// pawns redefined to step two cells another way (Flexichess) have the
+/// other seven directions.
+fn en_passant_victim<B: Bitboard>(pos: &Position<B>, target: usize) -> Option<usize> {
+    let g = pos.rules().geometry;
+    let forward: i8 = if pos.side_to_move() == Color::White { -1 } else { 1 };
+    let mut steps = vec![Step::new(0, forward)];
+    steps.extend((-1..=1).flat_map(|dx| (-1..=1).map(move |dy| Step::new(dx, dy))).filter(|&s| s != Step::new(0, 0) && s != Step::new(0, forward)));
+    steps.into_iter().find_map(|s| {
+        let victim = g.offset(target, s)?;
+        let origin = g.offset(target, s.reversed())?;
+        let pawn = pos.piece_at(victim)?;
+        let is_victim = pawn.color() != pos.side_to_move() && pos.rules().roles[pawn.kind()] == Role::Pawn && pos.vacant().has(origin);
+        is_victim.then_some(victim)
+    })
 }
 
 /// The shuttle field: `-` or `<from><to>:<count>`.

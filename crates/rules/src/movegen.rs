@@ -156,7 +156,7 @@ impl<B: Bitboard> Position<B> {
     /// Where a piece of `color` and `kind` on `from` can move (onto `empty`)
     /// and capture (onto `enemies`), before any legality test.
     #[inline(always)]
-    fn targets(&self, color: Color, kind: usize, from: usize, blockers: B, empty: B, enemies: B) -> (B, B) {
+    pub(crate) fn targets(&self, color: Color, kind: usize, from: usize, blockers: B, empty: B, enemies: B) -> (B, B) {
         let rules = self.rules();
         let pm = &rules.moves[color as usize][kind];
         let leaps = &pm.leaps[from];
@@ -221,19 +221,15 @@ impl<B: Bitboard> Position<B> {
         }
     }
 
-    /// En passant captures: our pawns that capture onto the target cell.
+    /// En passant captures: our pawns that capture onto the target cell
+    /// (and could not simply move there).
     fn generate_en_passant(&self, out: &mut MoveList) {
         let Some(target) = self.en_passant() else { return };
-        let us = self.side_to_move();
-        for (kind, table) in &self.rules().attacks[us as usize].leaps {
-            if self.role(*kind) != Role::Pawn {
-                continue;
-            }
-            for from in (table[target] & self.pieces_of(us, *kind)).cells() {
-                let mut m = Move::new(from, target, MoveKind::EnPassant);
-                m.aux = self.ep_victim() as u8;
-                out.push(m);
-            }
+        let victim = self.ep_victim();
+        for from in self.en_passant_takers(target, victim, self.side_to_move()).cells() {
+            let mut m = Move::new(from, target, MoveKind::EnPassant);
+            m.aux = victim as u8;
+            out.push(m);
         }
     }
 

@@ -1,7 +1,8 @@
 //! Move notation: coordinate notation for protocols (`e2e4`, `e8e9q`,
 //! `a9a10`; castling as the king's from-to, `e1g1`, `e1b1`; a Beyond Chess
 //! turn with its tile shift, `e7e5,h4i4`) and SAN for PGN (the tile shift
-//! appended the same way: `e5,h4i4`).
+//! appended the same way: `e5,h4i4`; a capture on the middle cell of a
+//! two-leg jump names that cell, then the landing cell: `Nxe1,h1`).
 
 use crate::bitboard::Bitboard;
 use crate::moves::{Move, MoveKind};
@@ -126,6 +127,7 @@ impl<B: Bitboard> Position<B> {
                 .legal_move_list()
                 .into_iter()
                 .filter(|o| o.to == m.to && o.from != m.from && o.kind != MoveKind::Castle && self.piece_at(o.from()) == Some(piece))
+                .filter(|o| (o.kind == MoveKind::LegCapture) == (m.kind == MoveKind::LegCapture) && (m.kind != MoveKind::LegCapture || o.aux == m.aux))
                 .collect();
             let from = g.name(m.from()).to_string();
             let (file, rank) = from.split_at(1);
@@ -143,6 +145,11 @@ impl<B: Bitboard> Position<B> {
             }
             if m.is_capture() {
                 s.push('x');
+            }
+            if m.kind == MoveKind::LegCapture {
+                // The cell taken on, then the cell landed on: two such
+                // jumps may land on one cell (`Nxe1,h1`, `Nxf1,h1`).
+                s += &format!("{},", g.name(m.capture_cell().expect("a capture")));
             }
             s += &g.name(m.to()).to_string();
             if let Some(kind) = m.promotion() {

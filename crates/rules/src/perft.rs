@@ -5,15 +5,26 @@
 use crate::bitboard::Bitboard;
 use crate::moves::MoveList;
 use crate::position::Position;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 pub fn perft<B: Bitboard>(pos: &mut Position<B>, depth: u32) -> u64 {
-    let mut buffers: Vec<MoveList> = (0..depth.max(1)).map(|_| MoveList::new()).collect();
-    count(pos, depth, &mut buffers)
+    perft_until(pos, depth, &AtomicBool::new(false))
 }
 
-fn count<B: Bitboard>(pos: &mut Position<B>, depth: u32, buffers: &mut [MoveList]) -> u64 {
+/// Perft that gives up soon after `stop` is set (its count is then
+/// meaningless): a protocol's `perft` must not block `stop` or `quit`.
+pub fn perft_until<B: Bitboard>(pos: &mut Position<B>, depth: u32, stop: &AtomicBool) -> u64 {
+    let mut buffers: Vec<MoveList> = (0..depth.max(1)).map(|_| MoveList::new()).collect();
+    count(pos, depth, &mut buffers, stop)
+}
+
+fn count<B: Bitboard>(pos: &mut Position<B>, depth: u32, buffers: &mut [MoveList], stop: &AtomicBool) -> u64 {
     if depth == 0 {
         return 1;
+    }
+    // Looked at above the last ply only, where it costs nothing.
+    if depth > 1 && stop.load(Ordering::Relaxed) {
+        return 0;
     }
     let (moves, rest) = buffers.split_first_mut().expect("one buffer per ply");
     pos.legal_moves(moves);
@@ -23,21 +34,24 @@ fn count<B: Bitboard>(pos: &mut Position<B>, depth: u32, buffers: &mut [MoveList
     let mut nodes = 0;
     for &m in moves.iter() {
         pos.make(m);
-        nodes += count(pos, depth - 1, rest);
+        nodes += count(pos, depth - 1, rest, stop);
         pos.unmake();
     }
     nodes
 }
 
-/// Perft below each legal root move, in generation order.
-pub fn divide<B: Bitboard>(pos: &mut Position<B>, depth: u32) -> Vec<(crate::moves::Move, u64)> {
-    pos.legal_move_list()
+/// Perft below each legal root move, in generation order; `None` if
+/// `stop` was set before it finished.
+pub fn divide<B: Bitboard>(pos: &mut Position<B>, depth: u32, stop: &AtomicBool) -> Option<Vec<(crate::moves::Move, u64)>> {
+    let divide = pos
+        .legal_move_list()
         .into_iter()
         .map(|m| {
             pos.make(m);
-            let n = perft(pos, depth.saturating_sub(1));
+            let n = perft_until(pos, depth.saturating_sub(1), stop);
             pos.unmake();
             (m, n)
         })
-        .collect()
+        .collect();
+    (!stop.load(Ordering::Relaxed)).then_some(divide)
 }

@@ -28,6 +28,7 @@ struct Undo {
     ep_victim: u8,
     quiet_plies: u16,
     bare_plies: u16,
+    fullmove: u32,
     shuttle: Shuttle,
     shift_pending: bool,
     /// Whether the move ended the turn (the side to move changed).
@@ -328,20 +329,33 @@ impl<B: Bitboard> Position<B> {
     /// Sets the en passant target if a pawn of the side to move could take
     /// there, so that equal positions hash equally whatever their history.
     pub(crate) fn set_en_passant(&mut self, target: usize, victim: usize) {
-        if self.pawn_could_take_on(target, self.side) {
+        self.ep = NO_CELL;
+        self.ep_victim = NO_CELL;
+        if self.vacant().has(target) && self.en_passant_takers(target, victim, self.side).any() {
             self.ep = target as u8;
             self.ep_victim = victim as u8;
-        } else {
-            self.ep = NO_CELL;
-            self.ep_victim = NO_CELL;
         }
     }
 
-    fn pawn_could_take_on(&self, cell: usize, by: Color) -> bool {
-        self.rules.attacks[by as usize]
-            .leaps
-            .iter()
-            .any(|(kind, table)| self.rules.roles[*kind] == Role::Pawn && (table[cell] & self.pieces_of(by, *kind)).any())
+    /// The pawns of `by` that could take the pawn on `victim` en passant on
+    /// `target`: those that capture onto `target` but could not simply move
+    /// there. A pawn whose rules (Flexichess) let it move there anyway just
+    /// moves there: one text, `e5d6`, is one move.
+    pub(crate) fn en_passant_takers(&self, target: usize, victim: usize, by: Color) -> B {
+        let mut takers = B::EMPTY;
+        let (blockers, empty) = (self.blockers(), self.vacant());
+        let enemies = self.pieces(!by) | B::cell(victim);
+        for (kind, table) in &self.rules.attacks[by as usize].leaps {
+            if self.rules.roles[*kind] != Role::Pawn {
+                continue;
+            }
+            for from in (table[target] & self.pieces_of(by, *kind)).cells() {
+                if !self.targets(by, *kind, from, blockers, empty, enemies).0.has(target) {
+                    takers |= B::cell(from);
+                }
+            }
+        }
+        takers
     }
 
     /// Plays a move that `generate` produced (legal or not; `unmake`
@@ -356,6 +370,7 @@ impl<B: Bitboard> Position<B> {
             ep_victim: self.ep_victim,
             quiet_plies: self.quiet_plies,
             bare_plies: self.bare_plies,
+            fullmove: self.fullmove,
             shuttle: self.shuttle,
             shift_pending: self.shift_pending,
             ended_turn: m.shift != TileShift::FOLLOWS,
@@ -375,7 +390,9 @@ impl<B: Bitboard> Position<B> {
 
         self.ep = NO_CELL;
         self.ep_victim = NO_CELL;
-        self.quiet_plies += 1;
+        // The counters stop at their largest values rather than wrap; the
+        // FEN parser accepts no larger ones (see `fen`).
+        self.quiet_plies = self.quiet_plies.saturating_add(1);
         if m.kind == MoveKind::Null {
             // Only the side and the en passant right change.
         } else if m.kind == MoveKind::Redefine {
@@ -416,8 +433,8 @@ impl<B: Bitboard> Position<B> {
                 self.quiet_plies = 0;
                 let g = self.rules.geometry;
                 let (df, dr) = (g.file(m.to()) as i32 - g.file(m.from()) as i32, g.rank(m.to()) as i32 - g.rank(m.from()) as i32);
-                // A two-cell step along a line leaves the passed cell open
-                // to en passant.
+                // A two-cell step along a line over an empty cell leaves
+                // that cell open to en passant.
                 if m.kind == MoveKind::Quiet && df.abs().max(dr.abs()) == 2 && df % 2 == 0 && dr % 2 == 0 {
                     let mid = g.cell((g.file(m.from()) as i32 + df / 2) as usize, (g.rank(m.from()) as i32 + dr / 2) as usize);
                     self.side = !us;
@@ -440,10 +457,10 @@ impl<B: Bitboard> Position<B> {
     fn end_turn(&mut self, us: Color) {
         if self.rules.variant.draws.bare_king_moves.is_some() {
             // Counts the moves of the side facing a bare king.
-            self.bare_plies = if self.is_bare(!us) && !self.is_bare(us) { self.bare_plies + 1 } else if self.is_bare(us) { self.bare_plies } else { 0 };
+            self.bare_plies = if self.is_bare(!us) && !self.is_bare(us) { self.bare_plies.saturating_add(1) } else if self.is_bare(us) { self.bare_plies } else { 0 };
         }
         if us == Color::Black {
-            self.fullmove += 1;
+            self.fullmove = self.fullmove.saturating_add(1);
         }
         self.side = !us;
     }
@@ -459,10 +476,8 @@ impl<B: Bitboard> Position<B> {
         let m = undo.mv;
         if undo.ended_turn {
             self.side = !self.side;
-            if self.side == Color::Black {
-                self.fullmove -= 1;
-            }
         }
+        self.fullmove = undo.fullmove;
         if m.kind == MoveKind::Shift {
             if m.from != m.to {
                 self.move_tile(m.to(), m.from());

@@ -13,6 +13,12 @@ fn changes(pos: &mut AnyPosition) -> Vec<String> {
     v
 }
 
+/// Whether `betza` is how `letter` moves in the variant's own rules.
+fn own_movement(letter: char, betza: &str) -> bool {
+    let variant = protean_rules::variants::by_name("standard").unwrap();
+    variant.pieces.iter().any(|p| p.letter == letter && p.betza == betza)
+}
+
 /// The changes the rules allow, found the slow way: each catalogue
 /// movement written into the FEN, kept if the mover's king is then safe
 /// and the piece did not already move so.
@@ -25,12 +31,16 @@ fn changes_played_out(pos: &AnyPosition) -> Vec<String> {
         for (_, betza) in list {
             let current: Vec<&str> = if fields[6] == "-" { Vec::new() } else { fields[6].split(',').collect() };
             let mut rules: Vec<String> = current.iter().filter(|r| !r.starts_with(letter)).map(|r| r.to_string()).collect();
-            rules.push(format!("{letter}={betza}"));
+            // The field lists only movements other than the variant's own.
+            if !own_movement(letter, betza) {
+                rules.push(format!("{letter}={betza}"));
+            }
             // The same position with the change made and the other side
             // to move: the FEN parser refuses it if the side not to move
             // (the mover) is in check.
             let other = if fields[1] == "w" { "b" } else { "w" };
-            let changed = format!("{} {other} {} - {} {} {}", fields[0], fields[2], fields[4], fields[5], rules.join(","));
+            let field = if rules.is_empty() { "-".to_string() } else { rules.join(",") };
+            let changed = format!("{} {other} {} - {} {} {field}", fields[0], fields[2], fields[4], fields[5]);
             let mover_safe = flexi().from_fen(&changed).is_ok();
             let noop = betza_same(pos, letter, betza);
             if mover_safe && !noop {
