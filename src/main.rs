@@ -12,8 +12,7 @@ mod perplexichess_command;
 mod strategist;
 
 use clap::{Parser, Subcommand};
-use protean_protocol::{Flow, Output, Protocol, Uci, XBoard};
-use std::io::BufRead;
+use protean_protocol::{Output, Protocol, Uci, XBoard};
 use std::process::ExitCode;
 
 #[derive(Parser)]
@@ -66,17 +65,11 @@ fn main() -> ExitCode {
 /// Reads commands until `quit` or the end of input. The first command
 /// picks the protocol: `xboard` for XBoard, anything else is UCI.
 fn engine_loop() {
-    let mut lines = std::io::stdin().lock().lines().map_while(Result::ok);
-    let Some(first) = lines.by_ref().find(|l| !l.trim().is_empty()) else { return };
-    let mut session: Box<dyn Protocol> = if first.trim() == "xboard" {
-        Box::new(XBoard::new(Output::stdout()))
-    } else {
-        Box::new(Uci::new(Output::stdout()))
-    };
-    for line in std::iter::once(first).chain(lines) {
-        if session.handle(&line) == Flow::Quit {
-            return;
+    protean_protocol::run_session(std::io::stdin().lock(), |first| -> Box<dyn Protocol> {
+        if first.trim() == "xboard" {
+            Box::new(XBoard::new(Output::stdout()))
+        } else {
+            Box::new(Uci::new(Output::stdout()))
         }
-    }
-    session.handle("quit");
+    });
 }

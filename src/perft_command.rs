@@ -19,13 +19,15 @@ pub struct PerftArgs {
     /// Moves in coordinate notation to play first.
     #[arg(long, num_args = 1.., value_delimiter = ' ')]
     moves: Vec<String>,
-    #[arg(long)]
+    /// Plies to count (at most 64).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=64))]
     depth: u32,
     /// Print the count below each root move.
     #[arg(long)]
     divide: bool,
-    #[arg(long, default_value_t = 1)]
-    threads: usize,
+    /// Threads sharing the root moves (1 to 256).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+    threads: u16,
 }
 
 pub fn run(args: &PerftArgs) -> Result<(), String> {
@@ -37,10 +39,7 @@ pub fn run(args: &PerftArgs) -> Result<(), String> {
     for m in &args.moves {
         pos.play(m).map_err(|e| format!("{e} in {}", pos.fen()))?;
     }
-    if args.threads == 0 {
-        return Err("--threads must be at least 1".into());
-    }
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(args.threads).build().map_err(|e| e.to_string())?;
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(args.threads as usize).build().map_err(|e| e.to_string())?;
     let start = Instant::now();
     let depth = args.depth;
     let counts: Vec<(String, u64)> = if depth == 0 {

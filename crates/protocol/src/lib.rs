@@ -8,19 +8,47 @@ pub mod xboard;
 pub use output::Output;
 
 use protean_rules::AnyPosition;
+use protean_search::Shared;
+use std::sync::Arc;
+use std::thread::JoinHandle;
 
-/// Writes `move: count` for every root move (Stockfish's `go perft`
-/// lines) and returns the total: the leaf count, 1 at depth 0.
-fn write_divide(out: &Output, pos: &mut AnyPosition, depth: u32) -> u64 {
-    let divide = pos.divide(depth);
-    for (m, n) in &divide {
-        out.line(&format!("{m}: {n}"));
+/// The largest table either protocol allocates (MiB).
+const MAX_HASH_MIB: usize = 65_536;
+/// The most search threads either protocol starts.
+const MAX_THREADS: usize = 256;
+
+/// The deepest perft a protocol runs (each ply keeps a move list).
+const MAX_PERFT_DEPTH: u32 = 64;
+
+/// Reads a perft depth, 0 to [`MAX_PERFT_DEPTH`].
+fn perft_depth(text: Option<&str>) -> Result<u32, String> {
+    match text.map(|t| t.parse::<u32>()) {
+        Some(Ok(d)) if d <= MAX_PERFT_DEPTH => Ok(d),
+        _ => Err(format!("perft takes a depth from 0 to {MAX_PERFT_DEPTH}")),
     }
-    if depth == 0 {
-        1
-    } else {
-        divide.iter().map(|(_, n)| n).sum()
-    }
+}
+
+/// Runs perft on its own thread so that the command loop keeps
+/// answering (`isready`, `ping`, `stop`, `quit`): writes `move: count` for
+/// every root move (Stockfish's `go perft` lines), then `total_lines` with
+/// the leaf count (1 at depth 0). `shared.stop` ends it early, and then
+/// `stopped` is written instead. Call `shared.begin` first.
+fn spawn_perft(out: Output, mut pos: AnyPosition, depth: u32, shared: Arc<Shared>, total_lines: fn(u64) -> Vec<String>, stopped: &'static str) -> JoinHandle<()> {
+    std::thread::Builder::new()
+        .name("perft".into())
+        .spawn(move || match pos.divide(depth, &shared.stop) {
+            Some(divide) => {
+                for (m, n) in &divide {
+                    out.line(&format!("{m}: {n}"));
+                }
+                let total = if depth == 0 { 1 } else { divide.iter().map(|(_, n)| n).sum() };
+                for line in total_lines(total) {
+                    out.line(&line);
+                }
+            }
+            None => out.line(stopped),
+        })
+        .expect("spawn the perft thread")
 }
 pub use uci::{Flow, Uci};
 pub use xboard::XBoard;
@@ -28,16 +56,64 @@ pub use xboard::XBoard;
 /// A protocol session: one line in, replies to its output.
 pub trait Protocol {
     fn handle(&mut self, line: &str) -> Flow;
+    /// Says, in the protocol's own form, that a line could not be read
+    /// at all (not UTF-8); nothing changes.
+    fn refuse(&mut self, reason: &str);
 }
 
 impl Protocol for Uci {
     fn handle(&mut self, line: &str) -> Flow {
         Uci::handle(self, line)
     }
+    fn refuse(&mut self, reason: &str) {
+        Uci::refuse(self, reason)
+    }
 }
 
 impl Protocol for XBoard {
     fn handle(&mut self, line: &str) -> Flow {
         XBoard::handle(self, line)
+    }
+    fn refuse(&mut self, reason: &str) {
+        XBoard::refuse(self, reason)
+    }
+}
+
+/// Reads a session's lines from `input` until `quit` or its end. A line
+/// that is not UTF-8 is refused in the protocol's own way and the
+/// session goes on. `start` picks the protocol from the first line that
+/// is not blank.
+pub fn run_session(mut input: impl std::io::BufRead, start: impl FnOnce(&str) -> Box<dyn Protocol>) {
+    let mut session: Option<Box<dyn Protocol>> = None;
+    let mut start = Some(start);
+    let mut bytes = Vec::new();
+    loop {
+        bytes.clear();
+        match input.read_until(b'\n', &mut bytes) {
+            Ok(0) | Err(_) => break,
+            Ok(_) => {}
+        }
+        let line = std::str::from_utf8(&bytes);
+        if session.is_none() {
+            let Ok(text) = line else { continue };
+            if text.trim().is_empty() {
+                continue;
+            }
+            session = Some(start.take().expect("started once")(text));
+        }
+        let s = session.as_mut().expect("started above");
+        let flow = match line {
+            Ok(text) => s.handle(text.trim_end_matches(['\n', '\r'])),
+            Err(e) => {
+                s.refuse(&format!("not UTF-8 (byte {} of the line)", e.valid_up_to() + 1));
+                Flow::Continue
+            }
+        };
+        if flow == Flow::Quit {
+            return;
+        }
+    }
+    if let Some(mut s) = session {
+        s.handle("quit");
     }
 }

@@ -18,7 +18,7 @@ use std::thread::JoinHandle;
 use std::time::Duration;
 
 const DEFAULT_HASH_MIB: usize = 16;
-const MAX_HASH_MIB: usize = 65_536;
+use crate::{MAX_HASH_MIB, MAX_THREADS};
 
 /// Whether the loop goes on after a command.
 #[derive(Debug, PartialEq, Eq)]
@@ -31,6 +31,10 @@ pub struct Uci {
     out: Output,
     rules: AnyRules,
     position: AnyPosition,
+    /// How `position` was last given: the words before `moves`, and the
+    /// moves, so that a command that only adds moves (as GUIs send every
+    /// turn) plays just those instead of the whole game again.
+    given: (Vec<String>, Vec<String>),
     options: Options,
     hash_mib: usize,
     ponder: bool,
@@ -57,6 +61,7 @@ impl Uci {
             out,
             rules,
             position,
+            given: (vec!["startpos".into()], Vec::new()),
             options: Options::default(),
             hash_mib: DEFAULT_HASH_MIB,
             ponder: false,
@@ -68,6 +73,11 @@ impl Uci {
 
     fn info_string(&self, text: &str) {
         self.out.line(&format!("info string {text}"));
+    }
+
+    /// Says that a line could not be read at all; nothing changes.
+    pub fn refuse(&self, reason: &str) {
+        self.info_string(&format!("{reason}; line ignored"));
     }
 
     /// Handles one line of input.
@@ -99,7 +109,7 @@ impl Uci {
     fn identify(&self) {
         self.out.line(&format!("id name Protean {}", env!("CARGO_PKG_VERSION")));
         self.out.line("id author the Protean developers");
-        self.out.line("option name Threads type spin default 1 min 1 max 256");
+        self.out.line(&format!("option name Threads type spin default 1 min 1 max {MAX_THREADS}"));
         self.out.line(&format!("option name Hash type spin default {DEFAULT_HASH_MIB} min 1 max {MAX_HASH_MIB}"));
         self.out.line("option name Clear Hash type button");
         self.out.line("option name Ponder type check default false");
@@ -135,11 +145,15 @@ impl Uci {
             _ => Err(format!("option '{name}' is true or false")),
         };
         let result: Result<(), String> = match name.to_ascii_lowercase().as_str() {
-            "hash" => number(1, MAX_HASH_MIB).map(|n| {
-                self.hash_mib = n;
-                self.tt = Arc::new(TranspositionTable::new(n));
+            "hash" => number(1, MAX_HASH_MIB).and_then(|n| match TranspositionTable::try_new(n) {
+                Ok(tt) => {
+                    self.hash_mib = n;
+                    self.tt = Arc::new(tt);
+                    Ok(())
+                }
+                Err(e) => Err(format!("Hash {n}: {e}; the table stays at {} MiB", self.hash_mib)),
             }),
-            "threads" => number(1, 256).map(|n| self.options.threads = n),
+            "threads" => number(1, MAX_THREADS).map(|n| self.options.threads = n),
             "multipv" => number(1, 256).map(|n| self.options.multi_pv = n),
             "move overhead" => number(0, 5000).map(|n| self.options.move_overhead = Duration::from_millis(n as u64)),
             "clear hash" => {
@@ -153,6 +167,7 @@ impl Uci {
                 match AnyRules::by_name(v) {
                     Ok(rules) => {
                         self.position = rules.start();
+                        self.given = (vec!["startpos".into()], Vec::new());
                         self.rules = rules;
                         let variant = self.rules.variant();
                         let g = variant.geometry;
@@ -184,6 +199,9 @@ impl Uci {
             Ok(pos) => {
                 self.wait_for_search();
                 self.position = pos;
+                let moves_at = args.iter().position(|&t| t == "moves").unwrap_or(args.len());
+                let words = |w: &[&str]| w.iter().map(|t| t.to_string()).collect();
+                self.given = (words(&args[..moves_at]), words(args.get(moves_at + 1..).unwrap_or(&[])));
             }
             Err(e) => self.info_string(&format!("{e}; position unchanged")),
         }
@@ -191,6 +209,19 @@ impl Uci {
 
     fn parse_position(&self, args: &[&str]) -> Result<AnyPosition, String> {
         let moves_at = args.iter().position(|&t| t == "moves").unwrap_or(args.len());
+        let moves = args.get(moves_at + 1..).unwrap_or(&[]);
+        let (base, played) = &self.given;
+        let extends = base.iter().eq(&args[..moves_at]) && played.len() <= moves.len() && played.iter().zip(moves).all(|(a, b)| a == b);
+        if extends {
+            // The same game with moves added: only those are played (a long
+            // Beyond Chess game takes milliseconds to replay, and that time
+            // is on the engine's clock but not in its budget).
+            let mut pos = self.position.clone();
+            for (i, m) in moves.iter().enumerate().skip(played.len()) {
+                pos.play(m).map_err(|e| format!("{e} (move {} of the list)", i + 1))?;
+            }
+            return Ok(pos);
+        }
         let mut pos = match args.first() {
             Some(&"startpos") if moves_at == 1 => self.rules.start(),
             Some(&"startpos") => return Err(format!("unexpected '{}' after startpos", args[1])),
@@ -251,13 +282,14 @@ impl Uci {
     }
 
     fn perft(&mut self, depth: Option<&str>) {
-        let Some(depth) = depth.and_then(|d| d.parse::<u32>().ok()) else {
-            return self.info_string("go perft needs a depth");
+        let depth = match crate::perft_depth(depth) {
+            Ok(d) => d,
+            Err(e) => return self.info_string(&format!("go {e}")),
         };
         self.wait_for_search();
-        let total = crate::write_divide(&self.out, &mut self.position, depth);
-        self.out.line("");
-        self.out.line(&format!("Nodes searched: {total}"));
+        self.shared.begin(false);
+        let total_lines = |total| vec![String::new(), format!("Nodes searched: {total}")];
+        self.searching = Some(crate::spawn_perft(self.out.clone(), self.position.clone(), depth, self.shared.clone(), total_lines, "info string perft stopped"));
     }
 
     fn display(&self) {
@@ -329,6 +361,9 @@ fn parse_go(args: &[&str], pos: &AnyPosition) -> Result<Limits, String> {
         let v = v.ok_or_else(|| format!("go {name} needs a number"))?;
         v.parse::<u64>().map_err(|_| format!("go {name}: '{v}' is not a number"))
     };
+    // Depths, mates and move counts past u32 mean "no limit": they stop at
+    // u32::MAX rather than wrap to a small number.
+    let count32 = |v: Option<&&str>, name: &str| count(v, name).map(|n| n.min(u32::MAX as u64) as u32);
     while i < args.len() {
         let next = args.get(i + 1);
         match args[i] {
@@ -336,10 +371,10 @@ fn parse_go(args: &[&str], pos: &AnyPosition) -> Result<Limits, String> {
             "btime" => limits.time[1] = Some(ms(next, "btime")?),
             "winc" => limits.increment[0] = ms(next, "winc")?,
             "binc" => limits.increment[1] = ms(next, "binc")?,
-            "movestogo" => limits.moves_to_go = Some(count(next, "movestogo")? as u32),
-            "depth" => limits.depth = Some(count(next, "depth")? as u32),
+            "movestogo" => limits.moves_to_go = Some(count32(next, "movestogo")?),
+            "depth" => limits.depth = Some(count32(next, "depth")?),
             "nodes" => limits.nodes = Some(count(next, "nodes")?),
-            "mate" => limits.mate = Some(count(next, "mate")? as u32),
+            "mate" => limits.mate = Some(count32(next, "mate")?),
             "movetime" => limits.movetime = Some(ms(next, "movetime")?),
             "infinite" => {
                 limits.infinite = true;

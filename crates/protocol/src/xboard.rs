@@ -53,6 +53,8 @@ pub struct XBoard {
     tt: Arc<TranspositionTable>,
     shared: Arc<Shared>,
     searching: Option<JoinHandle<()>>,
+    /// A `perft` running on its own thread (see `spawn_perft`).
+    perft: Option<JoinHandle<()>>,
     /// Set before stopping a search whose move must not be played.
     discard: Arc<AtomicBool>,
     played_tx: Sender<(String, Option<String>)>,
@@ -86,6 +88,7 @@ impl XBoard {
             tt: Arc::new(TranspositionTable::new(16)),
             shared: Arc::new(Shared::default()),
             searching: None,
+            perft: None,
             discard: Arc::new(AtomicBool::new(false)),
             played_tx,
             played_rx,
@@ -98,6 +101,11 @@ impl XBoard {
             their_time: Some(Duration::from_secs(300)),
             hint: None,
         }
+    }
+
+    /// Says that a line could not be read at all; nothing changes.
+    pub fn refuse(&self, reason: &str) {
+        self.out.line(&format!("Error ({reason}): line ignored"));
     }
 
     pub fn position(&self) -> &AnyPosition {
@@ -154,8 +162,15 @@ impl XBoard {
             }
             "usermove" => self.user_move(rest),
             "?" => self.stop_search(),
-            "time" => self.my_time = centiseconds(rest),
-            "otim" => self.their_time = centiseconds(rest),
+            "time" | "otim" => match centiseconds(rest) {
+                Ok(t) => {
+                    if rest.starts_with('-') {
+                        self.out.line(&format!("# {command} {rest}: a clock that has run out counts as 0"));
+                    }
+                    *if command == "time" { &mut self.my_time } else { &mut self.their_time } = Some(t);
+                }
+                Err(()) => self.out.line(&format!("Error (bad centiseconds): {command} {rest}")),
+            },
             "level" => self.level(rest),
             "st" => match rest.parse::<u64>() {
                 Ok(s) => self.per_move = Some(Duration::from_secs(s)),
@@ -208,14 +223,22 @@ impl XBoard {
             "hard" => self.ponder = true,
             "easy" => self.ponder = false,
             "memory" => match rest.parse::<usize>() {
-                Ok(mib) if mib >= 1 => {
+                Ok(mib) if (1..=crate::MAX_HASH_MIB).contains(&mib) => {
                     self.abort_search();
-                    self.tt = Arc::new(TranspositionTable::new(mib));
+                    match TranspositionTable::try_new(mib) {
+                        Ok(tt) => self.tt = Arc::new(tt),
+                        Err(e) => self.out.line(&format!("Error ({e}; the table stays as it was): memory {rest}")),
+                    }
                 }
-                _ => self.out.line(&format!("Error (bad size): memory {rest}")),
+                _ => self.out.line(&format!("Error (size from 1 to {} MB): memory {rest}", crate::MAX_HASH_MIB)),
             },
             "cores" => match rest.parse::<usize>() {
-                Ok(n) if n >= 1 => self.options.threads = n.min(256),
+                Ok(n) if n >= 1 => {
+                    self.options.threads = n.min(crate::MAX_THREADS);
+                    if n > crate::MAX_THREADS {
+                        self.out.line(&format!("# cores {n}: using {}, the most Protean runs", crate::MAX_THREADS));
+                    }
+                }
                 _ => self.out.line(&format!("Error (bad number): cores {rest}")),
             },
             "option" => self.option(rest),
@@ -303,6 +326,9 @@ impl XBoard {
 
     fn level(&mut self, args: &str) {
         let parts: Vec<&str> = args.split_whitespace().collect();
+        // Times are finite, not negative, and at most a year: anything
+        // else is refused and the clock stays as it was.
+        let duration = |seconds: f64| Duration::try_from_secs_f64(seconds).ok().filter(|d| d.as_secs() <= 365 * 24 * 3600);
         let parsed = (|| {
             let mps: u32 = parts.first()?.parse().ok()?;
             let base = parts.get(1)?;
@@ -311,14 +337,14 @@ impl XBoard {
                 None => base.parse::<f64>().ok()? * 60.0,
             };
             let inc: f64 = parts.get(2)?.parse().ok()?;
-            Some((mps, seconds, inc))
+            (parts.len() == 3).then_some((mps, duration(seconds)?, duration(inc)?))
         })();
         match parsed {
-            Some((mps, seconds, inc)) => {
+            Some((mps, base, inc)) => {
                 self.moves_per_session = mps;
-                self.my_time = Some(Duration::from_secs_f64(seconds));
+                self.my_time = Some(base);
                 self.their_time = self.my_time;
-                self.increment = Duration::from_secs_f64(inc);
+                self.increment = inc;
                 self.per_move = None;
             }
             None => self.out.line(&format!("Error (bad time control): level {args}")),
@@ -336,12 +362,14 @@ impl XBoard {
     }
 
     fn perft(&mut self, args: &str) {
-        let Ok(depth) = args.parse::<u32>() else {
-            return self.out.line(&format!("Error (bad depth): perft {args}"));
+        let depth = match crate::perft_depth(Some(args)) {
+            Ok(d) => d,
+            Err(e) => return self.out.line(&format!("Error ({e}): perft {args}")),
         };
         self.abort_search();
-        let total = crate::write_divide(&self.out, &mut self.position, depth);
-        self.out.line(&format!("Nodes searched: {total}"));
+        self.shared.begin(false);
+        let total_lines = |total| vec![format!("Nodes searched: {total}")];
+        self.perft = Some(crate::spawn_perft(self.out.clone(), self.position.clone(), depth, self.shared.clone(), total_lines, "# perft stopped"));
     }
 
     /// `lift SQ`: the legal targets of the piece there, as a `highlight`
@@ -439,15 +467,17 @@ impl XBoard {
     /// Stops a search; a game search still plays its best move (`?`).
     fn stop_search(&mut self) {
         self.shared.stop.store(true, Ordering::SeqCst);
-        if let Some(h) = self.searching.take() {
+        for h in [self.searching.take(), self.perft.take()].into_iter().flatten() {
             let _ = h.join();
         }
         self.apply_played();
     }
 }
 
-fn centiseconds(text: &str) -> Option<Duration> {
-    text.trim().parse::<i64>().ok().map(|cs| Duration::from_millis((cs.max(0) * 10) as u64))
+/// A clock in centiseconds; a negative one (the flag has fallen) is 0.
+fn centiseconds(text: &str) -> Result<Duration, ()> {
+    let cs = text.trim().parse::<i64>().map_err(|_| ())?;
+    Ok(Duration::from_millis((cs.max(0) as u64).saturating_mul(10)))
 }
 
 /// Marks for `highlight`: per cell, the colour letter or nothing.

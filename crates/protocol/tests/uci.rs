@@ -147,6 +147,8 @@ fn go_perft_and_d() {
     let mut s = session();
     s.send("position startpos");
     s.send("go perft 2");
+    // Perft runs on its own thread, like a search.
+    s.wait_for("Nodes searched", Duration::from_secs(10));
     let text = s.take();
     assert_eq!(text.lines().filter(|l| l.ends_with(": 20")).count(), 20);
     assert!(text.trim_end().ends_with("Nodes searched: 400"));

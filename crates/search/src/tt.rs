@@ -87,12 +87,23 @@ fn generation_of(d: u64) -> u8 {
 
 impl TranspositionTable {
     /// A table of about `mib` mebibytes (at least one cluster).
+    ///
+    /// # Panics
+    /// If the memory cannot be had; protocols use [`Self::try_new`].
     pub fn new(mib: usize) -> TranspositionTable {
-        let bytes = mib.max(1) * 1024 * 1024;
+        Self::try_new(mib).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// A table of about `mib` mebibytes, or why there is none: a size the
+    /// system refuses is an error to report, not an abort.
+    pub fn try_new(mib: usize) -> Result<TranspositionTable, String> {
+        let too_large = || format!("{mib} MiB cannot be allocated");
+        let bytes = mib.max(1).checked_mul(1024 * 1024).ok_or_else(too_large)?;
         let clusters = (bytes / (CLUSTER * std::mem::size_of::<Slot>())).max(1);
-        let mut slots = Vec::with_capacity(clusters * CLUSTER);
+        let mut slots = Vec::new();
+        slots.try_reserve_exact(clusters * CLUSTER).map_err(|_| too_large())?;
         slots.resize_with(clusters * CLUSTER, Slot::default);
-        TranspositionTable { slots, clusters, generation: AtomicU8::new(0) }
+        Ok(TranspositionTable { slots, clusters, generation: AtomicU8::new(0) })
     }
 
     pub fn clear(&self) {
