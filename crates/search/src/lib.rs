@@ -166,6 +166,10 @@ fn search_generic<B: Bitboard>(pos: &Position<B>, limits: &Limits, options: &Opt
     let deadline = limits.deadline(pos.side_to_move(), options.move_overhead);
     let threads = options.threads.max(1);
     std::thread::scope(|scope| {
+        let watchdog = deadline.hard.map(|hard| scope.spawn(move || watchdog(shared, hard)));
+        // The main thread's data first: with more threads than cores, the
+        // helpers would otherwise start searching while it is still built.
+        let worker = Worker::new(pos.clone(), tt, eval.clone(), shared, limits, deadline, true, options.split_turns);
         for id in 1..threads {
             let worker = Worker::new(pos.clone(), tt, eval.clone(), shared, limits, deadline, false, options.split_turns);
             std::thread::Builder::new()
@@ -173,11 +177,33 @@ fn search_generic<B: Bitboard>(pos: &Position<B>, limits: &Limits, options: &Opt
                 .spawn_scoped(scope, move || helper(worker, shared, id))
                 .expect("spawn a search thread");
         }
-        let worker = Worker::new(pos.clone(), tt, eval.clone(), shared, limits, deadline, true, options.split_turns);
         let outcome = main_thread(worker, limits, options, tt, shared, deadline, report);
         shared.stop.store(true, Ordering::SeqCst);
+        if let Some(w) = watchdog {
+            w.thread().unpark();
+        }
         outcome
     })
+}
+
+/// Stops the search at the hard deadline from a thread of its own, so the
+/// clock holds even when search threads outnumber the cores (the main
+/// thread may wait long for its turn on one) and inside a node that takes
+/// long (a Beyond Chess turn list, a Flexichess rule set compiled). The
+/// deadline waits while pondering, as the main thread's own check does.
+fn watchdog(shared: &Shared, hard: Duration) {
+    while !shared.stop.load(Ordering::SeqCst) {
+        if shared.pondering.load(Ordering::SeqCst) {
+            std::thread::park_timeout(Duration::from_millis(1));
+            continue;
+        }
+        let left = hard.saturating_sub(shared.elapsed());
+        if left.is_zero() {
+            shared.stop.store(true, Ordering::SeqCst);
+            return;
+        }
+        std::thread::park_timeout(left.min(Duration::from_millis(5)));
+    }
 }
 
 /// A Lazy SMP helper: the same iterative deepening, reporting nothing; it

@@ -43,12 +43,17 @@ impl Limits {
             return Deadline { soft: None, hard: None };
         };
         let inc = self.increment[us as usize];
-        let left = left.saturating_sub(overhead);
         let moves = self.moves_to_go.unwrap_or(30).clamp(1, 50);
-        let soft = left / moves + inc * 3 / 4;
+        // Every move to come loses `overhead` to the GUI and the pipes (and
+        // to a busy machine), so that much is kept back for each of them,
+        // as Stockfish does: with little time left the budget falls below
+        // the increment and the clock grows back instead of running out.
+        let reserve = overhead.saturating_mul(moves + 2);
+        let spendable = (left + inc.saturating_mul(moves - 1)).saturating_sub(reserve);
+        let soft = spendable / moves;
         // Never more than a third of what is left, so a slow move cannot
         // lose on time.
-        let hard = (soft * 4).min(left / 3).max(Duration::from_millis(1));
+        let hard = (soft * 4).min(left.saturating_sub(overhead) / 3).max(Duration::from_millis(1));
         Deadline { soft: Some(soft.min(hard)), hard: Some(hard) }
     }
 }
