@@ -45,6 +45,8 @@ def test_perft_after_moves_in_nine_by_nine_coordinates():
         (["perft", "--moves", "e2", "--depth", "1"], "malformed move 'e2'"),
         (["perft", "--variant", "perfect", "--moves", "e2e4", "e8e6", "e4e6", "--depth", "1"], "illegal move 'e4e6'"),
         (["perft", "--depth", "1", "--threads", "0"], "--threads"),
+        (["perft", "--depth", "1", "--threads", "100000"], "--threads takes 1 to 256"),
+        (["perft", "--depth", "65"], "--depth takes 0 to 64"),
     ],
 )
 def test_bad_input_gives_one_error_line(args, message):

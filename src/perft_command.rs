@@ -20,14 +20,14 @@ pub struct PerftArgs {
     #[arg(long, num_args = 1.., value_delimiter = ' ')]
     moves: Vec<String>,
     /// Plies to count (at most 64).
-    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=64))]
+    #[arg(long)]
     depth: u32,
     /// Print the count below each root move.
     #[arg(long)]
     divide: bool,
     /// Threads sharing the root moves (1 to 256).
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
-    threads: u16,
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
 }
 
 pub fn run(args: &PerftArgs) -> Result<(), String> {
@@ -39,7 +39,13 @@ pub fn run(args: &PerftArgs) -> Result<(), String> {
     for m in &args.moves {
         pos.play(m).map_err(|e| format!("{e} in {}", pos.fen()))?;
     }
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(args.threads as usize).build().map_err(|e| e.to_string())?;
+    if !(1..=256).contains(&args.threads) {
+        return Err(format!("--threads takes 1 to 256, not {}", args.threads));
+    }
+    if args.depth > 64 {
+        return Err(format!("--depth takes 0 to 64, not {}", args.depth));
+    }
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(args.threads).build().map_err(|e| e.to_string())?;
     let start = Instant::now();
     let depth = args.depth;
     let counts: Vec<(String, u64)> = if depth == 0 {
