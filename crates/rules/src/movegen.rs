@@ -225,10 +225,9 @@ impl<B: Bitboard> Position<B> {
     /// (and could not simply move there).
     fn generate_en_passant(&self, out: &mut MoveList) {
         let Some(target) = self.en_passant() else { return };
-        let victim = self.ep_victim();
-        for from in self.en_passant_takers(target, victim, self.side_to_move()).cells() {
+        for from in self.en_passant_takers(target, self.side_to_move()).cells() {
             let mut m = Move::new(from, target, MoveKind::EnPassant);
-            m.aux = victim as u8;
+            m.aux = self.ep_victim() as u8;
             out.push(m);
         }
     }

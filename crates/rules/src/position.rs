@@ -331,20 +331,19 @@ impl<B: Bitboard> Position<B> {
     pub(crate) fn set_en_passant(&mut self, target: usize, victim: usize) {
         self.ep = NO_CELL;
         self.ep_victim = NO_CELL;
-        if self.vacant().has(target) && self.en_passant_takers(target, victim, self.side).any() {
+        if self.vacant().has(target) && self.en_passant_takers(target, self.side).any() {
             self.ep = target as u8;
             self.ep_victim = victim as u8;
         }
     }
 
-    /// The pawns of `by` that could take the pawn on `victim` en passant on
-    /// `target`: those that capture onto `target` but could not simply move
-    /// there. A pawn whose rules (Flexichess) let it move there anyway just
-    /// moves there: one text, `e5d6`, is one move.
-    pub(crate) fn en_passant_takers(&self, target: usize, victim: usize, by: Color) -> B {
+    /// The pawns of `by` that could take en passant on `target`: those
+    /// that capture onto it but could not simply move there. A pawn whose
+    /// rules (Flexichess) let it move there anyway just moves there: one
+    /// text, `e5d6`, is one move.
+    pub(crate) fn en_passant_takers(&self, target: usize, by: Color) -> B {
         let mut takers = B::EMPTY;
-        let (blockers, empty) = (self.blockers(), self.vacant());
-        let enemies = self.pieces(!by) | B::cell(victim);
+        let (blockers, empty, enemies) = (self.blockers(), self.vacant(), self.pieces(!by));
         for (kind, table) in &self.rules.attacks[by as usize].leaps {
             if self.rules.roles[*kind] != Role::Pawn {
                 continue;

@@ -184,6 +184,13 @@ mod tests {
     }
 
     #[test]
+    fn a_table_the_system_cannot_give_is_an_error() {
+        assert!(TranspositionTable::try_new(usize::MAX).is_err(), "bytes overflow");
+        assert!(TranspositionTable::try_new(1 << 40).is_err(), "an exbibyte");
+        assert!(TranspositionTable::try_new(1).is_ok());
+    }
+
+    #[test]
     fn stores_and_finds_what_it_stored() {
         let tt = TranspositionTable::new(1);
         tt.store(0xDEAD_BEEF, entry(7, -1234));
