@@ -1,6 +1,6 @@
 """Writes epd/perft/standard.epd and epd/perft/perfect.epd from the
 references: Stockfish's `go perft` for standard chess, Fairy-Stockfish
-(pyffish, shared/rules/reference/perfect.ini, with the castling ruling
+(pyffish, engine-tests/reference/perfect.ini, with the castling ruling
 applied) for Perfect Chess. Positions: the published perft suite and the
 start, then positions from random legal play with a fixed seed.
 

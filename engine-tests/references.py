@@ -1,6 +1,6 @@
 """The references Protean is checked against, and Protean itself, as
 Python helpers: Stockfish over UCI (`go perft`), Fairy-Stockfish through
-pyffish with shared/rules/reference/perfect.ini, and random positions
+pyffish with engine-tests/reference/perfect.ini, and random positions
 reached by random legal play in the reference's own move generator.
 """
 import os
@@ -12,8 +12,9 @@ from pathlib import Path
 import pyffish
 
 ROOT = Path(__file__).resolve().parent.parent
-SHARED = Path(os.environ.get("PROTEAN_SHARED", ROOT.parent / "shared"))
-PERFECT_INI = SHARED / "rules" / "reference" / "perfect.ini"
+# Fairy-Stockfish's definition of Perfect Chess, kept in the repository so
+# that a fresh clone runs its tests (it once read a folder beside it).
+PERFECT_INI = ROOT / "engine-tests" / "reference" / "perfect.ini"
 FSF_PERFECT = "perfectchess9"
 
 

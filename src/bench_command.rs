@@ -48,6 +48,7 @@ pub struct BenchArgs {
     /// Search depth for every position.
     #[arg(long, default_value_t = 9)]
     depth: u32,
+    /// Search threads (the node count is a signature only with one).
     #[arg(long, default_value_t = 1)]
     threads: usize,
     /// Hash table size in MiB.

@@ -9,12 +9,15 @@ use std::time::Duration;
 
 #[derive(Args)]
 pub struct EpdArgs {
+    /// The EPD file: one position a line, with `bm` or `am` operations.
     file: String,
     /// Search time per position in milliseconds.
     #[arg(long, default_value_t = 1000)]
     movetime: u64,
+    /// Variant of the positions (standard, perfect, onedim, beyond, flexichess).
     #[arg(long, default_value = "standard")]
     variant: String,
+    /// Search threads.
     #[arg(long, default_value_t = 1)]
     threads: usize,
     /// Hash table size in MiB.

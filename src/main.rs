@@ -65,6 +65,8 @@ fn main() -> ExitCode {
 /// Reads commands until `quit` or the end of input. The first command
 /// picks the protocol: `xboard` for XBoard, anything else is UCI.
 fn engine_loop() {
+    // A banner as Stockfish prints one; GUIs pass over it.
+    println!("Protean {} by the Protean developers", env!("CARGO_PKG_VERSION"));
     protean_protocol::run_session(std::io::stdin().lock(), |first| -> Box<dyn Protocol> {
         if first.trim() == "xboard" {
             Box::new(XBoard::new(Output::stdout()))

@@ -322,8 +322,38 @@ fn read_openings(rules: &AnyRules, file: &str, format: &str, plies: usize) -> Re
     Ok(out)
 }
 
+/// What `protean match -help` prints.
+const USAGE: &str = "usage: protean match -engine OPTIONS -engine OPTIONS [-each OPTIONS] [options]
+
+engine options (after -engine, or -each for both):
+  cmd=COMMAND name=NAME proto=uci|xboard option.NAME=VALUE
+  tc=[MOVES/]SECONDS[+INCREMENT] | tc=inf   st=SECONDS   depth=N   nodes=N
+match options:
+  -variant NAME             standard, perfect, onedim, beyond, flexichess
+  -games N -rounds N        N x M games, colours alternating
+  -repeat                   each opening twice, colours swapped
+  -concurrency N            games at once
+  -openings file=F format=epd|pgn order=random|sequential plies=N
+  -pgnout FILE
+  -draw movenumber=N movecount=N score=CP
+  -resign movecount=N score=CP [twosided=true]
+  -maxmoves N               draw at that move number
+  -recover                  restart an engine that crashed
+  -sprt elo0=E elo1=E alpha=A beta=B   (pentanomial, on game pairs)
+  -ratinginterval N
+  -help";
+
 pub fn run(args: &[String]) -> Result<(), String> {
+    if args.iter().any(|a| matches!(a.as_str(), "-help" | "--help" | "-h")) {
+        println!("{USAGE}");
+        return Ok(());
+    }
     let cfg = Arc::new(parse_args(args)?);
+    // As cutechess-cli does: an engine that cannot even start stops the
+    // match at once, rather than forfeiting every game.
+    for spec in &cfg.engines {
+        EngineProcess::start(&spec.cmd, spec.proto, &spec.options).map_err(|e| format!("Cannot start engine {}: {e}", spec.name))?;
+    }
     let names = [cfg.engines[0].name.clone(), cfg.engines[1].name.clone()];
     let next = Arc::new(AtomicUsize::new(0));
     let stop = Arc::new(AtomicBool::new(false));
@@ -413,9 +443,20 @@ pub fn run(args: &[String]) -> Result<(), String> {
 }
 
 fn print_rating(wins: u32, draws: u32, losses: u32) {
+    println!("{}", rating_line(wins, draws, losses));
+}
+
+/// cutechess-cli's rating line.
+fn rating_line(wins: u32, draws: u32, losses: u32) -> String {
     let (e, margin) = elo_with_margin(wins, draws, losses);
     let n = (wins + draws + losses).max(1);
-    println!("Elo difference: {e:.1} +/- {margin:.1}, LOS: {:.1} %, DrawRatio: {:.1} %", 100.0 * los(wins, losses), 100.0 * f64::from(draws) / f64::from(n));
+    // A score of 0 or 1 has no finite Elo: written as cutechess-cli does.
+    let elo = match (wins + draws, losses + draws) {
+        (0, l) if l > 0 => "-inf +/- nan".to_string(),
+        (w, 0) if w > 0 => "inf +/- nan".to_string(),
+        _ => format!("{e:.1} +/- {margin:.1}"),
+    };
+    format!("Elo difference: {elo}, LOS: {:.1} %, DrawRatio: {:.1} %", 100.0 * los(wins, losses), 100.0 * f64::from(draws) / f64::from(n))
 }
 
 /// Starts an engine if it is not running: always before its first game,
@@ -613,4 +654,10 @@ mod tests {
         }
     }
 
+    #[test]
+    fn a_whole_score_has_no_finite_elo() {
+        assert!(rating_line(0, 0, 10).starts_with("Elo difference: -inf +/- nan, LOS: "));
+        assert!(rating_line(10, 0, 0).starts_with("Elo difference: inf +/- nan, LOS: "));
+        assert!(!rating_line(5, 0, 5).contains("inf"), "{}", rating_line(5, 0, 5));
+    }
 }

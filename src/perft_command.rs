@@ -10,7 +10,7 @@ use std::time::Instant;
 
 #[derive(Args)]
 pub struct PerftArgs {
-    /// Variant to play (standard, perfect, onedim).
+    /// Variant to play (standard, perfect, onedim, beyond, flexichess).
     #[arg(long, default_value = "standard")]
     variant: String,
     /// Start from this position instead of the variant's start.

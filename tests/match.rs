@@ -152,3 +152,27 @@ fn an_engine_that_runs_over_its_clock_loses_on_time() {
     fake_loses_every_game(&games, "time forfeit");
     assert!(out.contains("loses on time"), "{out}");
 }
+
+#[test]
+fn an_engine_that_cannot_start_stops_the_match_at_once() {
+    let start = std::time::Instant::now();
+    let out = Command::new(protean())
+        .args(["match", "-engine", "cmd=/nonexistent/engine", "name=Ghost", "-engine", &format!("cmd={}", protean()), "-each", "tc=1+0.01", "-games", "4"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(text.contains("Cannot start engine Ghost"), "{text}");
+    assert!(start.elapsed() < std::time::Duration::from_secs(1), "{:?}", start.elapsed());
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("Started game"));
+}
+
+#[test]
+fn help_prints_usage() {
+    for flag in ["-help", "--help"] {
+        let out = Command::new(protean()).args(["match", flag]).output().unwrap();
+        assert!(out.status.success());
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(text.starts_with("usage: protean match") && text.contains("-sprt"), "{text}");
+    }
+}

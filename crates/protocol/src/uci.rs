@@ -10,6 +10,7 @@
 //! with any bad token is refused whole with an `info string`.
 
 use crate::output::Output;
+use crate::{MAX_HASH_MIB, MAX_THREADS};
 use protean_rules::{fen, variants, AnyPosition, AnyRules, Color};
 use protean_search::{search, Limits, Options, Score, Shared, TranspositionTable};
 use std::sync::atomic::Ordering;
@@ -18,7 +19,6 @@ use std::thread::JoinHandle;
 use std::time::Duration;
 
 const DEFAULT_HASH_MIB: usize = 16;
-use crate::{MAX_HASH_MIB, MAX_THREADS};
 
 /// Whether the loop goes on after a command.
 #[derive(Debug, PartialEq, Eq)]
@@ -87,6 +87,8 @@ impl Uci {
         match command {
             "uci" => self.identify(),
             "isready" => self.out.line("readyok"),
+            // Accepted, as GUIs send it; Protean has no debug output.
+            "debug" if matches!(args, ["on"] | ["off"]) => {}
             "ucinewgame" => {
                 self.wait_for_search();
                 self.tt.clear();
@@ -195,41 +197,40 @@ impl Uci {
     /// `position startpos|fen F [moves M...]`: the whole line is checked
     /// first, and on any error the previous position stays.
     fn set_position(&mut self, args: &[&str]) {
-        match self.parse_position(args) {
+        let moves_at = args.iter().position(|&t| t == "moves").unwrap_or(args.len());
+        let (base, moves) = (&args[..moves_at], args.get(moves_at + 1..).unwrap_or(&[]));
+        match self.parse_position(base, moves) {
             Ok(pos) => {
                 self.wait_for_search();
                 self.position = pos;
-                let moves_at = args.iter().position(|&t| t == "moves").unwrap_or(args.len());
                 let words = |w: &[&str]| w.iter().map(|t| t.to_string()).collect();
-                self.given = (words(&args[..moves_at]), words(args.get(moves_at + 1..).unwrap_or(&[])));
+                self.given = (words(base), words(moves));
             }
             Err(e) => self.info_string(&format!("{e}; position unchanged")),
         }
     }
 
-    fn parse_position(&self, args: &[&str]) -> Result<AnyPosition, String> {
-        let moves_at = args.iter().position(|&t| t == "moves").unwrap_or(args.len());
-        let moves = args.get(moves_at + 1..).unwrap_or(&[]);
-        let (base, played) = &self.given;
-        let extends = base.iter().eq(&args[..moves_at]) && played.len() <= moves.len() && played.iter().zip(moves).all(|(a, b)| a == b);
-        if extends {
+    /// The position of `position BASE moves MOVES`, BASE being `startpos`
+    /// or `fen ...`.
+    fn parse_position(&self, words: &[&str], moves: &[&str]) -> Result<AnyPosition, String> {
+        let (given_words, played) = &self.given;
+        let extends = given_words.iter().eq(words) && played.len() <= moves.len() && played.iter().zip(moves).all(|(a, b)| a == b);
+        let (mut pos, from) = if extends {
             // The same game with moves added: only those are played (a long
             // Beyond Chess game takes milliseconds to replay, and that time
             // is on the engine's clock but not in its budget).
-            let mut pos = self.position.clone();
-            for (i, m) in moves.iter().enumerate().skip(played.len()) {
-                pos.play(m).map_err(|e| format!("{e} (move {} of the list)", i + 1))?;
-            }
-            return Ok(pos);
-        }
-        let mut pos = match args.first() {
-            Some(&"startpos") if moves_at == 1 => self.rules.start(),
-            Some(&"startpos") => return Err(format!("unexpected '{}' after startpos", args[1])),
-            Some(&"fen") => self.rules.from_fen(&args[1..moves_at].join(" ")).map_err(|e| e.to_string())?,
-            Some(other) => return Err(format!("position takes 'startpos' or 'fen', not '{other}'")),
-            None => return Err("position needs 'startpos' or 'fen'".into()),
+            (self.position.clone(), played.len())
+        } else {
+            let pos = match words {
+                ["startpos"] => self.rules.start(),
+                ["startpos", extra, ..] => return Err(format!("unexpected '{extra}' after startpos")),
+                ["fen", fen @ ..] => self.rules.from_fen(&fen.join(" ")).map_err(|e| e.to_string())?,
+                [other, ..] => return Err(format!("position takes 'startpos' or 'fen', not '{other}'")),
+                [] => return Err("position needs 'startpos' or 'fen'".into()),
+            };
+            (pos, 0)
         };
-        for (i, m) in args.iter().skip(moves_at + 1).enumerate() {
+        for (i, m) in moves.iter().enumerate().skip(from) {
             pos.play(m).map_err(|e| format!("{e} (move {} of the list)", i + 1))?;
         }
         Ok(pos)
@@ -241,7 +242,13 @@ impl Uci {
         }
         let limits = match parse_go(args, &self.position) {
             Ok(l) => l,
-            Err(e) => return self.info_string(&e),
+            Err(e) => {
+                // Every `go` gets a `bestmove`, as from Stockfish: a GUI
+                // waiting for one would lose on time. A one-ply search
+                // gives a legal move at once.
+                self.info_string(&format!("{e}; searching one ply"));
+                Limits { depth: Some(1), ..Limits::default() }
+            }
         };
         self.wait_for_search();
         self.shared.begin(limits.ponder);
@@ -251,7 +258,9 @@ impl Uci {
             .name("search".into())
             .stack_size(16 << 20)
             .spawn(move || {
+                let reported = std::sync::atomic::AtomicBool::new(false);
                 let report = |r: &protean_search::Report| {
+                    reported.store(true, Ordering::Relaxed);
                     let score = match r.score {
                         Score::Centipawns(cp) => format!("cp {cp}"),
                         Score::Mate(m) => format!("mate {m}"),
@@ -270,6 +279,12 @@ impl Uci {
                     ));
                 };
                 let outcome = search(&pos, &limits, &options, &tt, &shared, &report);
+                if !reported.load(Ordering::Relaxed) {
+                    // Stopped before a first iteration finished (`go nodes
+                    // 1`): GUIs still expect an `info` before `bestmove`.
+                    let pv = outcome.best.as_ref().map_or(String::new(), |m| format!(" pv {m}"));
+                    out.line(&format!("info depth 0 nodes {} time {}{pv}", outcome.nodes, shared.elapsed().as_millis()));
+                }
                 match (outcome.best, outcome.ponder) {
                     (Some(best), Some(ponder)) => out.line(&format!("bestmove {best} ponder {ponder}")),
                     (Some(best), None) => out.line(&format!("bestmove {best}")),

@@ -172,9 +172,10 @@ impl XBoard {
                 Err(()) => self.out.line(&format!("Error (bad centiseconds): {command} {rest}")),
             },
             "level" => self.level(rest),
-            "st" => match rest.parse::<u64>() {
-                Ok(s) => self.per_move = Some(Duration::from_secs(s)),
-                Err(_) => self.out.line(&format!("Error (bad seconds): st {rest}")),
+            // Seconds a move, whole or not (python-chess sends `st 0.2`).
+            "st" => match rest.parse::<f64>().ok().and_then(|s| Duration::try_from_secs_f64(s).ok()).filter(|d| !d.is_zero() && d.as_secs() <= 365 * 24 * 3600) {
+                Some(d) => self.per_move = Some(d),
+                None => self.out.line(&format!("Error (bad seconds): st {rest}")),
             },
             "sd" => match rest.parse::<u32>() {
                 Ok(d) => self.depth = Some(d.max(1)),
@@ -385,11 +386,12 @@ impl XBoard {
     }
 
     fn limits(&self) -> Limits {
-        let mut limits = Limits { depth: self.depth, ..Limits::default() };
+        // Analysis goes on until told otherwise, whatever `sd` said for
+        // game moves (python-chess's analyse waits for more).
         if self.mode == Mode::Analyze {
-            limits.infinite = true;
-            return limits;
+            return Limits { infinite: true, ..Limits::default() };
         }
+        let mut limits = Limits { depth: self.depth, ..Limits::default() };
         if let Some(t) = self.per_move {
             limits.movetime = Some(t);
             return limits;

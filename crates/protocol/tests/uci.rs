@@ -118,8 +118,6 @@ fn bad_lines_are_refused_whole_and_change_nothing() {
         ("position fen", "invalid FEN: empty"),
         ("position sideways", "not 'sideways'"),
         ("position", "needs 'startpos' or 'fen'"),
-        ("go depth x", "'x' is not a number"),
-        ("go sometimes", "unknown parameter 'sometimes'"),
         ("setoption name Hash value 0", "from 1 to"),
         ("setoption name Nonsense value 1", "unknown option"),
         ("setoption name UCI_Variant value shogi", "unknown variant 'shogi'"),
@@ -191,4 +189,73 @@ fn one_dimensional_chess_takes_and_gives_multi_leg_moves() {
     s.send("go depth 4");
     let best = s.wait_for("bestmove", Duration::from_secs(30));
     assert!(best.starts_with("bestmove c1e1,e1h1"), "{best}");
+}
+
+#[test]
+fn a_depth_past_u32_is_no_limit() {
+    // `go depth 4294967296` once wrapped to depth 0, searched as depth 1.
+    let mut s = session();
+    s.send("position startpos");
+    s.send("go depth 4294967296 movetime 400");
+    s.wait_for("bestmove", Duration::from_secs(10));
+    assert!(s.text().lines().any(|l| l.starts_with("info depth 3 ")), "{}", s.text());
+}
+
+#[test]
+fn a_position_that_adds_moves_is_the_position_a_full_replay_gives() {
+    let mut s = session();
+    s.send("setoption name UCI_Variant value beyond");
+    let game = ["e2e4", "e7e5,h4i4", "g1f3,a4z4", "b8c6,i4i5"];
+    for n in 0..=game.len() {
+        s.send(&format!("position startpos moves {}", game[..n].join(" ")));
+        let mut fresh = session();
+        fresh.send("setoption name UCI_Variant value beyond");
+        fresh.send(&format!("position startpos moves {}", game[..n].join(" ")));
+        assert_eq!(s.engine.position().fen(), fresh.engine.position().fen(), "after {n} moves");
+    }
+    // A move added that is not legal changes nothing; a shorter list
+    // (a take-back) is replayed from the start.
+    let before = s.engine.position().fen();
+    s.send(&format!("position startpos moves {} e1e8", game.join(" ")));
+    assert!(s.take().contains("position unchanged"));
+    assert_eq!(s.engine.position().fen(), before);
+    s.send("position startpos moves e2e4");
+    let mut fresh = session();
+    fresh.send("setoption name UCI_Variant value beyond");
+    fresh.send("position startpos moves e2e4");
+    assert_eq!(s.engine.position().fen(), fresh.engine.position().fen());
+}
+
+#[test]
+fn every_malformed_go_gets_a_bestmove() {
+    let mut s = session();
+    s.send("debug on");
+    s.send("position startpos moves e2e4");
+    assert_eq!(s.take(), "", "debug on is accepted without a word");
+    for (line, expected) in [
+        ("go depth x", "'x' is not a number"),
+        ("go sometimes", "unknown parameter 'sometimes'"),
+        ("go depth -1", "'-1' is not a number"),
+        ("go searchmoves e7e5 d7d5 depth 3", "'depth' is not a legal move"),
+        ("go wtime 99999999999999999999", "is not a number"),
+    ] {
+        s.send(line);
+        let best = s.wait_for("bestmove", Duration::from_secs(10));
+        let out = s.take();
+        assert!(out.starts_with("info string ") && out.contains(expected), "{line}: {out}");
+        let m = best.split_whitespace().nth(1).unwrap().to_string();
+        assert!(s.engine.position().clone().legal_moves().contains(&m), "{line}: {best}");
+    }
+}
+
+#[test]
+fn a_search_stopped_at_once_still_reports() {
+    let mut s = session();
+    s.send("position startpos");
+    s.send("go nodes 1");
+    s.wait_for("bestmove", Duration::from_secs(10));
+    let text = s.take();
+    let info = text.lines().position(|l| l.starts_with("info depth")).expect("an info line");
+    let best = text.lines().position(|l| l.starts_with("bestmove")).unwrap();
+    assert!(info < best, "{text}");
 }

@@ -140,3 +140,29 @@ fn one_dimensional_chess_is_taught_and_takes_multi_leg_moves() {
     assert!(s.take().is_empty());
     assert_eq!(s.engine.position().fen(), "K6N7k b - - 0 1");
 }
+
+#[test]
+fn fractional_seconds_a_move_and_analysis_after_a_depth_limit() {
+    // python-chess sends `st 0.2` for Limit(time=0.2), and `sd 3` for
+    // Limit(depth=3) before it analyses.
+    let mut s = session();
+    s.send("new");
+    s.send("st 0.2");
+    s.send("usermove e2e4");
+    let start = std::time::Instant::now();
+    s.wait_for("move ", MOVE_WAIT);
+    assert!(start.elapsed() < Duration::from_secs(2), "{:?}", start.elapsed());
+    assert!(!s.text().contains("Error"), "{}", s.text());
+    s.send("force");
+    s.send("sd 3");
+    s.send("analyze");
+    // Posted lines are `depth score time nodes pv`: depth 6 comes, past `sd`.
+    s.wait_for("6 ", MOVE_WAIT);
+    s.send("exit");
+    s.send("ping 1");
+    s.wait_for("pong 1", MOVE_WAIT);
+    for bad in ["st 0", "st -1", "st x"] {
+        s.send(bad);
+        s.wait_for(&format!("Error (bad seconds): {bad}"), MOVE_WAIT);
+    }
+}
