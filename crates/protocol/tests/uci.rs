@@ -201,6 +201,14 @@ fn a_depth_past_u32_is_no_limit() {
     assert!(s.text().lines().any(|l| l.starts_with("info depth 3 ")), "{}", s.text());
 }
 
+/// The Beyond Chess position after `moves`, from a fresh session.
+fn beyond_after(moves: &[&str]) -> String {
+    let mut fresh = session();
+    fresh.send("setoption name UCI_Variant value beyond");
+    fresh.send(&format!("position startpos moves {}", moves.join(" ")));
+    fresh.engine.position().fen()
+}
+
 #[test]
 fn a_position_that_adds_moves_is_the_position_a_full_replay_gives() {
     let mut s = session();
@@ -208,10 +216,7 @@ fn a_position_that_adds_moves_is_the_position_a_full_replay_gives() {
     let game = ["e2e4", "e7e5,h4i4", "g1f3,a4z4", "b8c6,i4i5"];
     for n in 0..=game.len() {
         s.send(&format!("position startpos moves {}", game[..n].join(" ")));
-        let mut fresh = session();
-        fresh.send("setoption name UCI_Variant value beyond");
-        fresh.send(&format!("position startpos moves {}", game[..n].join(" ")));
-        assert_eq!(s.engine.position().fen(), fresh.engine.position().fen(), "after {n} moves");
+        assert_eq!(s.engine.position().fen(), beyond_after(&game[..n]), "after {n} moves");
     }
     // A move added that is not legal changes nothing; a shorter list
     // (a take-back) is replayed from the start.
@@ -220,10 +225,7 @@ fn a_position_that_adds_moves_is_the_position_a_full_replay_gives() {
     assert!(s.take().contains("position unchanged"));
     assert_eq!(s.engine.position().fen(), before);
     s.send("position startpos moves e2e4");
-    let mut fresh = session();
-    fresh.send("setoption name UCI_Variant value beyond");
-    fresh.send("position startpos moves e2e4");
-    assert_eq!(s.engine.position().fen(), fresh.engine.position().fen());
+    assert_eq!(s.engine.position().fen(), beyond_after(&game[..1]));
 }
 
 #[test]
