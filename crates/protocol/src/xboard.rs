@@ -173,7 +173,7 @@ impl XBoard {
             },
             "level" => self.level(rest),
             // Seconds a move, whole or not (python-chess sends `st 0.2`).
-            "st" => match rest.parse::<f64>().ok().and_then(|s| Duration::try_from_secs_f64(s).ok()).filter(|d| !d.is_zero() && d.as_secs() <= 365 * 24 * 3600) {
+            "st" => match rest.parse::<f64>().ok().and_then(clock_seconds).filter(|d| !d.is_zero()) {
                 Some(d) => self.per_move = Some(d),
                 None => self.out.line(&format!("Error (bad seconds): st {rest}")),
             },
@@ -327,9 +327,6 @@ impl XBoard {
 
     fn level(&mut self, args: &str) {
         let parts: Vec<&str> = args.split_whitespace().collect();
-        // Times are finite, not negative, and at most a year: anything
-        // else is refused and the clock stays as it was.
-        let duration = |seconds: f64| Duration::try_from_secs_f64(seconds).ok().filter(|d| d.as_secs() <= 365 * 24 * 3600);
         let parsed = (|| {
             let mps: u32 = parts.first()?.parse().ok()?;
             let base = parts.get(1)?;
@@ -338,7 +335,7 @@ impl XBoard {
                 None => base.parse::<f64>().ok()? * 60.0,
             };
             let inc: f64 = parts.get(2)?.parse().ok()?;
-            (parts.len() == 3).then_some((mps, duration(seconds)?, duration(inc)?))
+            (parts.len() == 3).then_some((mps, clock_seconds(seconds)?, clock_seconds(inc)?))
         })();
         match parsed {
             Some((mps, base, inc)) => {
@@ -474,6 +471,13 @@ impl XBoard {
         }
         self.apply_played();
     }
+}
+
+/// A time given in seconds (`level`, `st`): finite, not negative and at
+/// most a year, or nothing, so that the caller refuses it and the clock
+/// stays as it was.
+fn clock_seconds(seconds: f64) -> Option<Duration> {
+    Duration::try_from_secs_f64(seconds).ok().filter(|d| d.as_secs() <= 365 * 24 * 3600)
 }
 
 /// A clock in centiseconds; a negative one (the flag has fallen) is 0.
