@@ -39,11 +39,12 @@ pub fn run(args: &PerftArgs) -> Result<(), String> {
     for m in &args.moves {
         pos.play(m).map_err(|e| format!("{e} in {}", pos.fen()))?;
     }
-    if !(1..=256).contains(&args.threads) {
-        return Err(format!("--threads takes 1 to 256, not {}", args.threads));
+    use protean_protocol::{MAX_PERFT_DEPTH, MAX_THREADS};
+    if !(1..=MAX_THREADS).contains(&args.threads) {
+        return Err(format!("--threads takes 1 to {MAX_THREADS}, not {}", args.threads));
     }
-    if args.depth > 64 {
-        return Err(format!("--depth takes 0 to 64, not {}", args.depth));
+    if args.depth > MAX_PERFT_DEPTH {
+        return Err(format!("--depth takes 0 to {MAX_PERFT_DEPTH}, not {}", args.depth));
     }
     let pool = rayon::ThreadPoolBuilder::new().num_threads(args.threads).build().map_err(|e| e.to_string())?;
     let start = Instant::now();

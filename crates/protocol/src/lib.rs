@@ -15,10 +15,10 @@ use std::thread::JoinHandle;
 /// The largest table either protocol allocates (MiB).
 const MAX_HASH_MIB: usize = 65_536;
 /// The most search threads either protocol starts.
-const MAX_THREADS: usize = 256;
+pub const MAX_THREADS: usize = 256;
 
 /// The deepest perft a protocol runs (each ply keeps a move list).
-const MAX_PERFT_DEPTH: u32 = 64;
+pub const MAX_PERFT_DEPTH: u32 = 64;
 
 /// Reads a perft depth, 0 to [`MAX_PERFT_DEPTH`].
 fn perft_depth(text: Option<&str>) -> Result<u32, String> {
