@@ -55,6 +55,21 @@ class Stockfish:
         self.send(f"go perft {depth}")
         return int(self.wait_for("Nodes searched").split(":")[1])
 
+    def divide(self, fen, depth):
+        """Stockfish's count below each root move, by its UCI text."""
+        self.send(f"position fen {fen}")
+        self.send(f"go perft {depth}")
+        counts = {}
+        while True:
+            line = self.proc.stdout.readline()
+            if not line:
+                raise RuntimeError("Stockfish exited")
+            if line.startswith("Nodes searched"):
+                return counts
+            move, _, count = line.partition(":")
+            if count.strip().isdigit():
+                counts[move.strip()] = int(count)
+
     def close(self):
         self.send("quit")
         self.proc.wait(timeout=10)
@@ -172,6 +187,51 @@ def random_positions(variant, count, seed, max_plies=60):
             seen.add(fen)
             out.append(fen)
     return out
+
+
+def chess960_positions(count, seed):
+    """Chess960 positions by python-chess: random start positions, half of
+    them with the pieces between king and rooks taken off (so that the
+    castlings are legal, blocked or attacked in every layout), then a few
+    random legal plies. As X-FEN and, every other one, Shredder-FEN."""
+    import chess
+
+    rng = random.Random(seed)
+    out, seen = [], set()
+    while len(out) < count:
+        board = chess.Board.from_chess960_pos(rng.randrange(960))
+        if rng.random() < 0.5:
+            for square in list(chess.SquareSet(chess.BB_RANK_1 | chess.BB_RANK_8)):
+                piece = board.piece_at(square)
+                if piece and piece.piece_type not in (chess.KING, chess.ROOK) and rng.random() < 0.8:
+                    board.remove_piece_at(square)
+        for _ in range(rng.randrange(0, 16)):
+            moves = list(board.legal_moves)
+            if not moves:
+                break
+            board.push(rng.choice(moves))
+        if board.is_game_over() or not board.is_valid():
+            continue
+        fen = board.fen(shredder=len(out) % 2 == 1)
+        if fen not in seen:
+            seen.add(fen)
+            out.append(fen)
+    return out
+
+
+def protean_divide(variant, fen, depth):
+    out = subprocess.run(
+        [protean_binary(), "perft", "--variant", variant, "--fen", fen, "--depth", str(depth), "--divide"],
+        capture_output=True, text=True, timeout=120,
+    )
+    if out.returncode != 0:
+        raise RuntimeError(f"protean perft failed on {fen}: {out.stderr.strip()}")
+    counts = {}
+    for line in out.stdout.splitlines():
+        move, _, count = line.partition(":")
+        if count.strip().isdigit() and not move.startswith("Nodes"):
+            counts[move.strip()] = int(count)
+    return counts
 
 
 def protean_perft(variant, fen, depth):

@@ -1,5 +1,6 @@
 """Perft at depth 3 on random positions, Protean against the references:
-Stockfish for standard chess, Fairy-Stockfish (pyffish) for Perfect Chess.
+Stockfish for standard chess and (with UCI_Chess960) Chess960,
+Fairy-Stockfish (pyffish) for Perfect Chess.
 Positions come from random legal play in pyffish with fixed seeds (other
 seeds than the EPD files use), so these are positions Protean's own
 tests never saw.
@@ -11,6 +12,11 @@ import references as ref
 
 COUNT = int(os.environ.get("PROTEAN_REFERENCE_POSITIONS", "200"))
 DEPTH = 3
+# The castling rook stands between an enemy rider and the king's last
+# cell: castling would expose the king, which no random position here
+# happened to show.
+SHIELDING_ROOKS = ["4k3/8/8/8/8/8/8/qRK5 w B - 0 1", "4k3/8/8/8/8/8/8/5KRr w G - 0 1", "5krR/8/8/8/8/8/8/4K3 b g - 0 1"]
+CHESS960_POSITIONS = int(os.environ.get("PROTEAN_CHESS960_POSITIONS", "100"))
 
 
 def test_standard_perft_matches_stockfish():
@@ -26,6 +32,28 @@ def test_standard_perft_matches_stockfish():
     finally:
         sf.close()
     assert len(positions) == COUNT
+    assert not mismatches, mismatches[:5]
+
+
+def test_chess960_perft_matches_stockfish_move_by_move():
+    """Counts below every root move, by name, so castling's king-takes-rook
+    text is checked with the count; X-FEN and Shredder-FEN both read."""
+    positions = SHIELDING_ROOKS + ref.chess960_positions(CHESS960_POSITIONS, seed=5)
+    sf = ref.Stockfish()
+    sf.send("setoption name UCI_Chess960 value true")
+    castles = 0
+    try:
+        mismatches = []
+        for fen in positions:
+            expected = sf.divide(fen, DEPTH)
+            got = ref.protean_divide("chess960", fen, DEPTH)
+            castles += sum(1 for m in expected if m[:2] in ("e1", "a1", "b1", "c1", "d1", "f1", "g1", "h1", "e8", "a8", "b8", "c8", "d8", "f8", "g8", "h8") and m[1] == m[3] and m[0] != m[2] and abs(ord(m[0]) - ord(m[2])) > 1)
+            if expected != got:
+                mismatches.append((fen, sorted(set(expected.items()) ^ set(got.items()))[:6]))
+    finally:
+        sf.close()
+    assert len(positions) == CHESS960_POSITIONS + len(SHIELDING_ROOKS)
+    assert castles > CHESS960_POSITIONS // 4, f"only {castles} castlings at the roots: the positions test too little"
     assert not mismatches, mismatches[:5]
 
 

@@ -60,7 +60,7 @@ pub struct UnknownVariant(pub String);
 
 impl std::fmt::Display for UnknownVariant {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "unknown variant '{}' (known: {})", self.0, variants::NAMES.join(", "))
+        write!(f, "unknown variant '{}' (known: {})", self.0, variants::described())
     }
 }
 impl std::error::Error for UnknownVariant {}

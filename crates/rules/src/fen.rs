@@ -149,26 +149,7 @@ pub fn parse<B: Bitboard>(rules: &Arc<Rules<B>>, fen: &str) -> Result<Position<B
         }
     }
 
-    let mut rights = 0u8;
-    let castling = fields.get(2).copied().unwrap_or("-");
-    if castling != "-" {
-        for c in castling.chars() {
-            let Some(i) = rules.castling.iter().position(|k| k.fen_letter == c) else {
-                return error(format!("castling right '{c}' is not one of {}", variant.name));
-            };
-            if rights >> i & 1 == 1 {
-                return error(format!("castling right '{c}' is given twice"));
-            }
-            let k = &rules.castling[i];
-            let king_ok = pos.piece_at(k.king_from).is_some_and(|p| p.color() == k.color && Some(p.kind()) == rules.royal);
-            let rook_ok = pos.piece_at(k.rook_from).is_some_and(|p| p.color() == k.color && rules.roles[p.kind()] == Role::Other);
-            if !king_ok || !rook_ok {
-                return error(format!("castling right '{c}' without king on {} and rook on {}", g.name(k.king_from), g.name(k.rook_from)));
-            }
-            rights |= 1 << i;
-        }
-    }
-    pos.set_castling(rights);
+    crate::castling::parse_rights(&mut pos, fields.get(2).copied().unwrap_or("-"))?;
 
     let ep = fields.get(3).copied().unwrap_or("-");
     if ep != "-" {
@@ -320,8 +301,7 @@ impl<B: Bitboard> Position<B> {
         out.push(' ');
         out.push(if self.side_to_move() == Color::White { 'w' } else { 'b' });
         out.push(' ');
-        let rights: String = rules.castling.iter().enumerate().filter(|(i, _)| self.castling_rights() >> i & 1 == 1).map(|(_, c)| c.fen_letter).collect();
-        out += if rights.is_empty() { "-" } else { &rights };
+        out += &crate::castling::rights_text(self);
         out.push(' ');
         match self.en_passant() {
             Some(c) => out += &g.name(c).to_string(),

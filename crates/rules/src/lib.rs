@@ -11,6 +11,7 @@
 pub mod any;
 pub mod betza;
 pub mod bitboard;
+pub mod castling;
 pub mod fen;
 pub mod geometry;
 pub mod movegen;

@@ -264,7 +264,14 @@ impl<B: Bitboard> Position<B> {
             if c.must_be_safe.cells().any(|cell| self.attacked_with(cell, !us, blockers)) {
                 continue;
             }
-            let mut m = Move::new(c.king_from, c.king_to, MoveKind::Castle);
+            // Where the castling rook shielded the king's last cell (in
+            // Chess960 a rook on b1 between a queen on a1 and the king on
+            // c1), moving it exposes the king.
+            let after = (blockers ^ B::cell(c.king_from) ^ B::cell(c.rook_from)) | B::cell(c.king_to) | B::cell(c.rook_to);
+            if self.attacked_with(c.king_to, !us, after) {
+                continue;
+            }
+            let mut m = Move::new(c.king_from, c.move_to, MoveKind::Castle);
             m.aux = i as u8;
             out.push(m);
         }

@@ -10,6 +10,7 @@
 
 use crate::betza::UNLIMITED;
 use crate::bitboard::Bitboard;
+use crate::castling::{self, Castling};
 use crate::fen;
 use crate::geometry::{Geometry, Step};
 use crate::piece::Color;
@@ -118,20 +119,8 @@ pub struct Attacks<B> {
     pub leg_lines: Vec<(usize, JumpsThrough)>,
 }
 
-#[derive(Clone, Debug)]
-pub struct Castling<B> {
-    pub color: Color,
-    pub king_from: usize,
-    pub king_to: usize,
-    pub rook_from: usize,
-    pub rook_to: usize,
-    pub must_be_empty: B,
-    pub must_be_safe: B,
-    pub fen_letter: char,
-}
-
 /// A variant compiled for one bitboard size.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct Rules<B> {
     pub variant: Variant,
     pub geometry: Geometry,
@@ -332,42 +321,8 @@ impl<B: Bitboard> Rules<B> {
         let rank_cells = |r: usize| (0..g.width()).fold(B::EMPTY, |b, f| b | B::cell(g.cell(f, r)));
         let promotion_zone = [rank_cells(variant.promotion.ranks[0] as usize), rank_cells(variant.promotion.ranks[1] as usize)];
 
-        let mut castling = Vec::new();
-        let mut castling_keep = vec![u8::MAX; g.cells()];
-        for color in Color::ALL {
-            for def in &variant.castling {
-                let cell = |(f, r): (u8, u8)| {
-                    let c = g.cell(f as usize, r as usize);
-                    if color == Color::White { c } else { g.mirror_rank(c) }
-                };
-                let (kf, kt, rf, rt) = (cell(def.king_from), cell(def.king_to), cell(def.rook_from), cell(def.rook_to));
-                let span = |a: usize, b: usize| {
-                    let (lo, hi) = (a.min(b), a.max(b));
-                    (lo..=hi).fold(B::EMPTY, |acc, c| acc | B::cell(c))
-                };
-                let must_be_empty = (span(kf, kt) | span(rf, rt)) & !B::cell(kf) & !B::cell(rf);
-                let mut must_be_safe = span(kf, kt);
-                if def.rook_must_be_safe {
-                    must_be_safe |= span(kf, rf);
-                }
-                let bit = castling.len();
-                if bit >= 8 {
-                    return Err(RulesError("at most four ways to castle per side".into()));
-                }
-                castling_keep[kf] &= !(1 << bit);
-                castling_keep[rf] &= !(1 << bit);
-                castling.push(Castling {
-                    color,
-                    king_from: kf,
-                    king_to: kt,
-                    rook_from: rf,
-                    rook_to: rt,
-                    must_be_empty,
-                    must_be_safe,
-                    fen_letter: if color == Color::White { def.fen_letter.to_ascii_uppercase() } else { def.fen_letter.to_ascii_lowercase() },
-                });
-            }
-        }
+        // A Chess960 position's own layout is compiled when its FEN is read.
+        let (castling, castling_keep) = castling::compile(&variant, &castling::fixed_entries(&variant))?;
 
         let (mut neighbours, mut sight) = (Vec::new(), Vec::new());
         if variant.tiles.is_some() {

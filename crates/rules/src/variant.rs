@@ -72,6 +72,40 @@ pub struct CastlingDef {
     pub rook_must_be_safe: bool,
 }
 
+/// Where the king and the rooks that castle start.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CastlingStart {
+    /// On the cells `castling` gives; a FEN right is an entry's letter.
+    Fixed,
+    /// Anywhere on the back rank (Chess960): a FEN right names its rook, a
+    /// piece of kind `rook`; `castling` says where king and rook end on
+    /// each side (see the `castling` module).
+    BackRank { rook: usize },
+}
+
+/// Numbered start positions that a game may begin from instead of
+/// `start_fen` (which is one of them).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum StartPositions {
+    /// The 960 of Chess960, by Scharnagl's numbers (518 is chess's).
+    Chess960,
+}
+
+impl StartPositions {
+    pub fn count(self) -> u32 {
+        match self {
+            StartPositions::Chess960 => 960,
+        }
+    }
+
+    /// The FEN of position `n` (taken modulo the count).
+    pub fn fen(self, n: u32) -> String {
+        match self {
+            StartPositions::Chess960 => crate::castling::chess960_fen(n),
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct PromotionDef {
     /// The rank (absolute, from White's side) where White's and Black's pawns promote.
@@ -125,6 +159,9 @@ pub struct Variant {
     pub pieces: Vec<PieceDef>,
     pub start_fen: String,
     pub castling: Vec<CastlingDef>,
+    pub castling_start: CastlingStart,
+    /// Other setups a game may start from (Chess960's 960).
+    pub start_positions: Option<StartPositions>,
     pub promotion: PromotionDef,
     pub draws: DrawRules,
     /// A king may swap places with an adjacent friendly piece of this kind

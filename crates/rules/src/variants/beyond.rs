@@ -11,7 +11,7 @@
 //! insufficient material, with no 50-move rule.
 
 use crate::geometry::Geometry;
-use crate::variant::{CastlingDef, DrawRules, PromotionDef, Repetition, TileRules, Variant};
+use crate::variant::{CastlingDef, CastlingStart, DrawRules, PromotionDef, Repetition, TileRules, Variant};
 
 /// The arena's size, and where the frame's a1 lies in it.
 pub const ARENA: u8 = 16;
@@ -34,6 +34,8 @@ pub fn variant() -> Variant {
             CastlingDef { fen_letter: 'Q', king_from: (o + 4, o), king_to: (o + 2, o), rook_from: (o, o), rook_to: (o + 3, o), rook_must_be_safe: false },
         ],
         // The ranks where the kings start, across the whole arena.
+        castling_start: CastlingStart::Fixed,
+        start_positions: None,
         promotion: PromotionDef { ranks: [o + 7, o], choices: vec![4, 3, 2, 1], mandatory: true },
         draws: DrawRules {
             quiet_plies: None,

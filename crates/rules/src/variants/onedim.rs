@@ -6,7 +6,7 @@
 //! middle cell, and a king that may swap places with its rook beside it.
 
 use crate::geometry::{Geometry, Step};
-use crate::variant::{DrawRules, PieceDef, PromotionDef, Repetition, Role, Variant};
+use crate::variant::{CastlingStart, DrawRules, PieceDef, PromotionDef, Repetition, Role, Variant};
 
 /// The knight's two legs: 2 then 3 cells or 3 then 2, each either way.
 fn knight_paths() -> Vec<[Step; 2]> {
@@ -43,6 +43,8 @@ pub fn variant() -> Variant {
         ],
         start_fen: "KQRBN6nbrqk w - - 0 1".into(),
         castling: Vec::new(),
+        castling_start: CastlingStart::Fixed,
+        start_positions: None,
         promotion: PromotionDef { ranks: [0, 0], choices: Vec::new(), mandatory: true },
         draws: DrawRules { quiet_plies: Some(100), repetition: Repetition::FullPosition, repetition_count: 3, minor_pieces: vec![3, 4], bare_king_moves: None },
         king_swaps_with: Some(2),

@@ -4,7 +4,7 @@
 //! repetition of the placement only.
 
 use crate::geometry::Geometry;
-use crate::variant::{CastlingDef, DrawRules, PieceDef, PromotionDef, Repetition, Role, Variant};
+use crate::variant::{CastlingDef, CastlingStart, DrawRules, PieceDef, PromotionDef, Repetition, Role, Variant};
 
 pub fn variant() -> Variant {
     let piece = |name, letter, betza, role| PieceDef::new(name, letter, betza, role).expect("valid Betza");
@@ -27,6 +27,8 @@ pub fn variant() -> Variant {
             // Left: king e1-b1, castle a1-c1; a1..e1 unattacked.
             CastlingDef { fen_letter: 'Q', king_from: (4, 0), king_to: (1, 0), rook_from: (0, 0), rook_to: (2, 0), rook_must_be_safe: true },
         ],
+        castling_start: CastlingStart::Fixed,
+        start_positions: None,
         promotion: PromotionDef { ranks: [8, 0], choices: vec![4, 3, 2, 1], mandatory: false },
         // A lone slide bishop can reach both colours, so only the knight is
         // a minor piece here.

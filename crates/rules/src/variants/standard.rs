@@ -1,7 +1,7 @@
 //! Standard chess (FIDE), `shared/rules/seeds/standard-chess.txt`.
 
 use crate::geometry::Geometry;
-use crate::variant::{CastlingDef, DrawRules, PieceDef, PromotionDef, Repetition, Role, Variant};
+use crate::variant::{CastlingDef, CastlingStart, DrawRules, PieceDef, PromotionDef, Repetition, Role, Variant};
 
 pub fn variant() -> Variant {
     let piece = |name, letter, betza, role| PieceDef::new(name, letter, betza, role).expect("valid Betza");
@@ -22,6 +22,8 @@ pub fn variant() -> Variant {
             CastlingDef { fen_letter: 'K', king_from: (4, 0), king_to: (6, 0), rook_from: (7, 0), rook_to: (5, 0), rook_must_be_safe: false },
             CastlingDef { fen_letter: 'Q', king_from: (4, 0), king_to: (2, 0), rook_from: (0, 0), rook_to: (3, 0), rook_must_be_safe: false },
         ],
+        castling_start: CastlingStart::Fixed,
+        start_positions: None,
         promotion: PromotionDef { ranks: [7, 0], choices: vec![4, 3, 2, 1], mandatory: true },
         draws: DrawRules { quiet_plies: Some(100), repetition: Repetition::FullPosition, repetition_count: 3, minor_pieces: vec![1, 2], bare_king_moves: None },
         king_swaps_with: None,
