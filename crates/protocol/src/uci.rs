@@ -12,6 +12,7 @@
 use crate::output::Output;
 use crate::{MAX_HASH_MIB, MAX_THREADS};
 use protean_rules::{fen, variants, AnyPosition, AnyRules, Color};
+use protean_search::skill::{self, Skill};
 use protean_search::{search, Limits, Options, Score, Shared, TranspositionTable};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
@@ -38,6 +39,17 @@ pub struct Uci {
     options: Options,
     hash_mib: usize,
     ponder: bool,
+    /// `Skill Level`, `UCI_LimitStrength` and `UCI_Elo`, which together
+    /// set `options.skill` (the Elo wins while strength is limited).
+    /// `UCI_ShowWDL`: `info` lines carry `wdl W D L`.
+    show_wdl: bool,
+    skill_level: usize,
+    /// `UCI_Variant` as set, and `UCI_Chess960`, which turns chess into
+    /// Chess960 (castling written king-takes-rook, X-FEN and Shredder-FEN).
+    variant: String,
+    chess960: bool,
+    limit_strength: bool,
+    elo: i32,
     tt: Arc<TranspositionTable>,
     shared: Arc<Shared>,
     searching: Option<JoinHandle<()>>,
@@ -46,11 +58,7 @@ pub struct Uci {
 /// The UCI name of a variant: standard chess is `chess`, as
 /// Fairy-Stockfish and python-chess call it.
 fn uci_name(variant: &str) -> &str {
-    if variant == "standard" {
-        "chess"
-    } else {
-        variant
-    }
+    variants::names(variant).map_or(variant, |n| n.uci)
 }
 
 impl Uci {
@@ -65,6 +73,12 @@ impl Uci {
             options: Options::default(),
             hash_mib: DEFAULT_HASH_MIB,
             ponder: false,
+            show_wdl: false,
+            skill_level: skill::MAX_LEVEL as usize,
+            variant: "standard".into(),
+            chess960: false,
+            limit_strength: false,
+            elo: skill::elo_range().0,
             tt: Arc::new(TranspositionTable::new(DEFAULT_HASH_MIB)),
             shared: Arc::new(Shared::default()),
             searching: None,
@@ -117,9 +131,15 @@ impl Uci {
         self.out.line("option name Ponder type check default false");
         self.out.line("option name MultiPV type spin default 1 min 1 max 256");
         self.out.line("option name Move Overhead type spin default 10 min 0 max 5000");
+        self.out.line(&format!("option name Skill Level type spin default {0} min 0 max {0}", skill::MAX_LEVEL as usize));
+        self.out.line("option name UCI_LimitStrength type check default false");
+        let (low, high) = skill::elo_range();
+        self.out.line(&format!("option name UCI_Elo type spin default {low} min {low} max {high}"));
         self.out.line(&format!("option name Split Turns type check default {}", protean_search::SPLIT_TURNS_BY_DEFAULT));
         let vars: String = variants::NAMES.iter().map(|v| format!(" var {}", uci_name(v))).collect();
         self.out.line(&format!("option name UCI_Variant type combo default chess{vars}"));
+        self.out.line("option name UCI_Chess960 type check default false");
+        self.out.line("option name UCI_ShowWDL type check default false");
         self.out.line("uciok");
     }
 
@@ -164,34 +184,54 @@ impl Uci {
             }
             "ponder" => check(value).map(|on| self.ponder = on),
             "split turns" => check(value).map(|on| self.options.split_turns = on),
-            "uci_variant" => {
-                let v = value.unwrap_or("");
-                match AnyRules::by_name(v) {
-                    Ok(rules) => {
-                        self.position = rules.start();
-                        self.given = (vec!["startpos".into()], Vec::new());
-                        self.rules = rules;
-                        let variant = self.rules.variant();
-                        let g = variant.geometry;
-                        if variant.name != "standard" {
-                            self.info_string(&format!(
-                                "variant {} files {} ranks {} pocket 0 template fairy startpos {}",
-                                uci_name(&variant.name),
-                                g.width(),
-                                g.height(),
-                                variant.start_fen
-                            ));
-                        }
-                        Ok(())
-                    }
-                    Err(e) => Err(e.to_string()),
-                }
+            "skill level" => number(0, skill::MAX_LEVEL as usize).map(|n| self.skill_level = n),
+            "uci_limitstrength" => check(value).map(|on| self.limit_strength = on),
+            "uci_elo" => {
+                let (low, high) = skill::elo_range();
+                number(low as usize, high as usize).map(|n| self.elo = n as i32)
             }
+            "uci_chess960" => check(value).and_then(|on| {
+                let was = self.chess960;
+                self.chess960 = on;
+                self.select_variant(&self.variant.clone()).inspect_err(|_| self.chess960 = was)
+            }),
+            "uci_variant" => self.select_variant(value.unwrap_or("")),
+            "uci_showwdl" => check(value).map(|on| self.show_wdl = on),
             _ => Err(format!("unknown option '{name}'")),
         };
         if let Err(e) = result {
             self.info_string(&e);
         }
+        self.options.skill = if self.limit_strength {
+            Some(Skill::from_elo(self.elo))
+        } else {
+            Some(Skill::from_level(self.skill_level as f64))
+        }
+        .filter(|s| !s.is_full());
+    }
+
+    /// Sets `UCI_Variant` (under `UCI_Chess960`, chess is Chess960) and
+    /// starts from its start position.
+    fn select_variant(&mut self, name: &str) -> Result<(), String> {
+        let names = variants::names(name).ok_or_else(|| protean_rules::UnknownVariant(name.to_string()).to_string())?;
+        let own = if self.chess960 && names.name == "standard" { "chess960" } else { names.name };
+        let rules = AnyRules::by_name(own).map_err(|e| e.to_string())?;
+        self.variant = names.name.to_string();
+        self.position = rules.start();
+        self.given = (vec!["startpos".into()], Vec::new());
+        self.rules = rules;
+        let variant = self.rules.variant();
+        let g = variant.geometry;
+        if variant.name != "standard" {
+            self.info_string(&format!(
+                "variant {} files {} ranks {} pocket 0 template fairy startpos {}",
+                uci_name(&variant.name),
+                g.width(),
+                g.height(),
+                variant.start_fen
+            ));
+        }
+        Ok(())
     }
 
     /// `position startpos|fen F [moves M...]`: the whole line is checked
@@ -253,7 +293,7 @@ impl Uci {
         self.wait_for_search();
         self.shared.begin(limits.ponder);
         let pos = self.position.clone();
-        let (out, tt, shared, options) = (self.out.clone(), self.tt.clone(), self.shared.clone(), self.options.clone());
+        let (out, tt, shared, options, show_wdl) = (self.out.clone(), self.tt.clone(), self.shared.clone(), self.options.clone(), self.show_wdl);
         let handle = std::thread::Builder::new()
             .name("search".into())
             .stack_size(16 << 20)
@@ -261,10 +301,14 @@ impl Uci {
                 let reported = std::sync::atomic::AtomicBool::new(false);
                 let report = |r: &protean_search::Report| {
                     reported.store(true, Ordering::Relaxed);
-                    let score = match r.score {
+                    let mut score = match r.score {
                         Score::Centipawns(cp) => format!("cp {cp}"),
                         Score::Mate(m) => format!("mate {m}"),
                     };
+                    if show_wdl {
+                        let [w, d, l] = r.score.wdl();
+                        score += &format!(" wdl {w} {d} {l}");
+                    }
                     out.line(&format!(
                         "info depth {} seldepth {} multipv {} score {} nodes {} nps {} hashfull {} time {} pv {}",
                         r.depth,

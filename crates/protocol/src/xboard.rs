@@ -7,14 +7,21 @@
 //! channel: the search queues its move before it prints `move M`, and every
 //! command first applies what is queued, so the position here is the
 //! GUI's position whenever a command is read.
+//!
+//! Pondering (`hard`): after its move the search thread goes on thinking
+//! in the position after the reply it expects, until the GUI's move
+//! comes. The expected reply makes the ponder search a normal timed one
+//! (as UCI's `ponderhit`), which then plays its move; any other move stops
+//! it unheard. A lock orders the thread's start of pondering against a
+//! stop from here, so a stop never comes before the pondering it ends.
 
 use crate::output::Output;
-use protean_rules::variant::Role;
+use protean_rules::variant::{CastlingStart, Role};
 use protean_rules::{variants, with_position, AnyPosition, AnyRules, Bitboard, Color, MoveError, Position};
 use protean_search::{search, Limits, Options, Score, Shared, TranspositionTable};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{channel, Receiver, Sender};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
@@ -30,13 +37,12 @@ enum Mode {
     Analyze,
 }
 
+/// How long a move takes when the GUI has given no clock at all.
+const DEFAULT_MOVE_TIME: Duration = Duration::from_secs(5);
+
 /// XBoard's name for a variant, and ours.
 fn xboard_name(variant: &str) -> &str {
-    if variant == "standard" {
-        "normal"
-    } else {
-        variant
-    }
+    variants::names(variant).map_or(variant, |n| n.xboard)
 }
 
 pub struct XBoard {
@@ -57,6 +63,17 @@ pub struct XBoard {
     perft: Option<JoinHandle<()>>,
     /// Set before stopping a search whose move must not be played.
     discard: Arc<AtomicBool>,
+    /// Pondering: set (under `ponder_lock`) to keep a search thread from
+    /// starting to ponder, or to end its pondering; and the reply it
+    /// ponders on while it does.
+    no_ponder: Arc<AtomicBool>,
+    ponder_lock: Arc<Mutex<Option<String>>>,
+    /// `nps N`: think by nodes, N for each second the clock allows.
+    nps: Option<u64>,
+    /// Whether the GUI has said anything of the clock (`level`, `time`);
+    /// without it the engine thinks `DEFAULT_MOVE_TIME` a move rather
+    /// than assume XBoard's 40 moves in 5 minutes that nobody runs.
+    clock_known: bool,
     played_tx: Sender<(String, Option<String>)>,
     played_rx: Receiver<(String, Option<String>)>,
     /// Clock settings: moves per session, base, increment, or a fixed time
@@ -90,6 +107,10 @@ impl XBoard {
             searching: None,
             perft: None,
             discard: Arc::new(AtomicBool::new(false)),
+            no_ponder: Arc::new(AtomicBool::new(false)),
+            ponder_lock: Arc::new(Mutex::new(None)),
+            nps: None,
+            clock_known: false,
             played_tx,
             played_rx,
             // XBoard's own default clock, until `level` or `st` says otherwise.
@@ -168,6 +189,7 @@ impl XBoard {
                         self.out.line(&format!("# {command} {rest}: a clock that has run out counts as 0"));
                     }
                     *if command == "time" { &mut self.my_time } else { &mut self.their_time } = Some(t);
+                    self.clock_known = true;
                 }
                 Err(()) => self.out.line(&format!("Error (bad centiseconds): {command} {rest}")),
             },
@@ -181,7 +203,11 @@ impl XBoard {
                 Ok(d) => self.depth = Some(d.max(1)),
                 Err(_) => self.out.line(&format!("Error (bad depth): sd {rest}")),
             },
-            "nps" => {}
+            "nps" => match rest.parse::<u64>() {
+                Ok(0) => self.nps = None,
+                Ok(n) => self.nps = Some(n),
+                Err(_) => self.out.line(&format!("Error (bad number): nps {rest}")),
+            },
             "ping" => {
                 self.wait_for_game_move();
                 self.out.line(&format!("pong {rest}"));
@@ -222,7 +248,10 @@ impl XBoard {
             "post" => self.post = true,
             "nopost" => self.post = false,
             "hard" => self.ponder = true,
-            "easy" => self.ponder = false,
+            "easy" => {
+                self.ponder = false;
+                self.end_pondering();
+            }
             "memory" => match rest.parse::<usize>() {
                 Ok(mib) if (1..=crate::MAX_HASH_MIB).contains(&mib) => {
                     self.abort_search();
@@ -282,14 +311,20 @@ impl XBoard {
     }
 
     fn looks_like_move(&self, text: &str) -> bool {
-        self.rules.variant().geometry.parse_cell_pair(text).is_some()
+        self.rules.variant().geometry.parse_cell_pair(text).is_some() || is_castling_text(text)
     }
 
     fn user_move(&mut self, text: &str) {
+        if self.ponder_hit(text) {
+            return;
+        }
         self.abort_search();
-        match self.position.play(text) {
-            Ok(()) => {
-                self.moves.push(text.to_string());
+        // `O-O` and `O-O-O` (how XBoard sends castling in fischerandom) are
+        // read as SAN and kept as coordinates.
+        let played = if is_castling_text(text) { self.position.play_san(text) } else { self.position.play(text).map(|()| text.to_string()) };
+        match played {
+            Ok(coordinates) => {
+                self.moves.push(coordinates);
                 match self.mode {
                     Mode::Play(side) if side == self.position.side_to_move() => self.think(),
                     Mode::Analyze => self.think(),
@@ -340,6 +375,7 @@ impl XBoard {
         match parsed {
             Some((mps, base, inc)) => {
                 self.moves_per_session = mps;
+                self.clock_known = true;
                 self.my_time = Some(base);
                 self.their_time = self.my_time;
                 self.increment = inc;
@@ -389,9 +425,9 @@ impl XBoard {
             return Limits { infinite: true, ..Limits::default() };
         }
         let mut limits = Limits { depth: self.depth, ..Limits::default() };
-        if let Some(t) = self.per_move {
+        if let Some(t) = self.per_move.or((!self.clock_known).then_some(DEFAULT_MOVE_TIME)) {
             limits.movetime = Some(t);
-            return limits;
+            return self.by_nodes(limits);
         }
         let us = self.position.side_to_move();
         limits.time[us as usize] = self.my_time;
@@ -401,23 +437,34 @@ impl XBoard {
             let played = (self.position.fullmove() - 1) % self.moves_per_session;
             limits.moves_to_go = Some(self.moves_per_session - played);
         }
-        limits
+        self.by_nodes(limits)
+    }
+
+    /// Under `nps`, the time a move may take becomes nodes: what the clock
+    /// allows (the budget the time manager would set) times the rate.
+    fn by_nodes(&self, limits: Limits) -> Limits {
+        let Some(nps) = self.nps else { return limits };
+        let budget = limits.deadline(self.position.side_to_move(), self.options.move_overhead).soft.unwrap_or(DEFAULT_MOVE_TIME);
+        let nodes = ((budget.as_secs_f64() * nps as f64) as u64).max(1);
+        Limits { nodes: Some(nodes), depth: limits.depth, ..Limits::default() }
     }
 
     /// Starts a search: for a game move (then `move M`) or for analysis.
     fn think(&mut self) {
         self.abort_search();
         self.discard.store(false, Ordering::SeqCst);
+        self.no_ponder.store(false, Ordering::SeqCst);
         if self.position.clone().outcome().is_some() {
             return;
         }
         let limits = self.limits();
         self.shared.begin(false);
         let analyzing = self.mode == Mode::Analyze;
+        let ponder = self.ponder && !analyzing;
         let pos = self.position.clone();
         let (out, tt, shared, options, post) = (self.out.clone(), self.tt.clone(), self.shared.clone(), self.options.clone(), self.post);
         let played = self.played_tx.clone();
-        let discard = self.discard.clone();
+        let (discard, no_ponder, ponder_lock) = (self.discard.clone(), self.no_ponder.clone(), self.ponder_lock.clone());
         let handle = std::thread::Builder::new()
             .name("search".into())
             .stack_size(16 << 20)
@@ -432,28 +479,80 @@ impl XBoard {
                         out.line(&format!("{} {} {} {} {}", r.depth, score, r.time.as_millis() / 10, r.nodes, r.pv.join(" ")));
                     }
                 };
-                let outcome = search(&pos, &limits, &options, &tt, &shared, &report);
-                if analyzing || discard.load(Ordering::SeqCst) {
-                    return;
-                }
-                if let Some(best) = outcome.best {
+                let (mut pos, mut pondered) = (pos, false);
+                loop {
+                    let outcome = search(&pos, &limits, &options, &tt, &shared, &report);
+                    lock(&ponder_lock).take();
+                    // Pondering that ended without the expected reply: the
+                    // GUI's move was another, and this search is void.
+                    if analyzing || discard.load(Ordering::SeqCst) || (pondered && shared.pondering.load(Ordering::SeqCst)) {
+                        return;
+                    }
+                    let Some(best) = outcome.best else { return };
+                    let shown = castling_as_o_o(&pos, &best).unwrap_or_else(|| best.clone());
                     // Queue first, then announce: see the module comment.
-                    let _ = played.send((best.clone(), outcome.ponder));
-                    out.line(&format!("move {best}"));
+                    let _ = played.send((best.clone(), outcome.ponder.clone()));
+                    out.line(&format!("move {shown}"));
+                    let Some(reply) = outcome.ponder.filter(|_| ponder) else { return };
+                    let mut next = pos.clone();
+                    if next.play(&best).is_err() || next.play(&reply).is_err() || next.outcome().is_some() {
+                        return;
+                    }
+                    let mut expected = lock(&ponder_lock);
+                    if no_ponder.load(Ordering::SeqCst) {
+                        return;
+                    }
+                    shared.begin(true);
+                    *expected = Some(reply);
+                    drop(expected);
+                    pos = next;
+                    pondered = true;
                 }
             })
             .expect("spawn the search thread");
         self.searching = Some(handle);
     }
 
-    /// Waits for a game search to finish by its own limits (so `ping`
-    /// answers after the move, as the protocol asks).
+    /// Waits for a game search to announce its move (so `ping` answers
+    /// after the move, as the protocol asks), not for the pondering after.
     fn wait_for_game_move(&mut self) {
-        if self.mode != Mode::Analyze {
-            if let Some(h) = self.searching.take() {
-                let _ = h.join();
-            }
-            self.apply_played();
+        if self.mode == Mode::Analyze {
+            return;
+        }
+        while self.searching.as_ref().is_some_and(|h| !h.is_finished()) && lock(&self.ponder_lock).is_none() {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        if self.searching.as_ref().is_some_and(|h| h.is_finished()) {
+            let _ = self.searching.take().map(|h| h.join());
+        }
+        self.apply_played();
+    }
+
+    /// The GUI's move is the reply being pondered on: the ponder search
+    /// becomes the search for the engine's next move. False otherwise.
+    fn ponder_hit(&mut self, text: &str) -> bool {
+        self.apply_played();
+        let Some(expected) = lock(&self.ponder_lock).clone() else { return false };
+        let coordinates = if is_castling_text(text) { self.position.clone().play_san(text).ok() } else { Some(text.to_string()) };
+        if coordinates.as_deref() != Some(expected.as_str()) || self.position.play(&expected).is_err() {
+            return false;
+        }
+        self.moves.push(expected);
+        // No longer pondering: `ping` now waits for this search's move.
+        lock(&self.ponder_lock).take();
+        self.shared.ponderhit();
+        true
+    }
+
+    /// `easy`: a search pondering now stops, and none starts.
+    fn end_pondering(&mut self) {
+        let pondering = {
+            let guard = lock(&self.ponder_lock);
+            self.no_ponder.store(true, Ordering::SeqCst);
+            guard.is_some()
+        };
+        if pondering {
+            self.abort_search();
         }
     }
 
@@ -463,14 +562,40 @@ impl XBoard {
         self.stop_search();
     }
 
-    /// Stops a search; a game search still plays its best move (`?`).
+    /// Stops a search; a game search still plays its best move (`?`), and
+    /// does not ponder after it.
     fn stop_search(&mut self) {
+        {
+            let _guard = lock(&self.ponder_lock);
+            self.no_ponder.store(true, Ordering::SeqCst);
+        }
         self.shared.stop.store(true, Ordering::SeqCst);
         for h in [self.searching.take(), self.perft.take()].into_iter().flatten() {
             let _ = h.join();
         }
         self.apply_played();
     }
+}
+
+/// A lock that a panicked holder did not spoil (the data is a plain value).
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+fn is_castling_text(text: &str) -> bool {
+    matches!(text, "O-O" | "O-O-O" | "0-0" | "0-0-0")
+}
+
+/// Where the castling rook's start varies (fischerandom), XBoard writes
+/// castling as `O-O` or `O-O-O`, not as the king's from-to: the SAN of
+/// `best` when it castles there.
+fn castling_as_o_o(pos: &AnyPosition, best: &str) -> Option<String> {
+    if !matches!(pos.variant().castling_start, CastlingStart::BackRank { .. }) {
+        return None;
+    }
+    let san = pos.clone().san(best).ok()?;
+    let bare = san.trim_end_matches(['+', '#']);
+    bare.starts_with("O-O").then(|| bare.to_string())
 }
 
 /// A time given in seconds (`level`, `st`): finite, not negative and at

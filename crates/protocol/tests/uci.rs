@@ -16,13 +16,68 @@ fn handshake_lists_the_options() {
     s.send("uci");
     let text = s.take();
     assert!(text.starts_with("id name Protean"));
-    for option in ["Threads", "Hash", "Clear Hash", "Ponder", "MultiPV", "Move Overhead"] {
+    for option in ["Threads", "Hash", "Clear Hash", "Ponder", "MultiPV", "Move Overhead", "Skill Level", "UCI_LimitStrength", "UCI_Elo", "UCI_Chess960", "UCI_ShowWDL"] {
         assert!(text.contains(&format!("option name {option} type")), "{option} missing:\n{text}");
     }
-    assert!(text.contains("option name UCI_Variant type combo default chess var chess var perfect var onedim var beyond var flexichess"));
+    assert!(text.contains("option name UCI_Variant type combo default chess var chess var chess960 var perfect var onedim var beyond var flexichess"));
     assert!(text.trim_end().ends_with("uciok"));
     s.send("isready");
     assert_eq!(s.take(), "readyok\n");
+}
+
+#[test]
+fn uci_chess960_castles_king_takes_rook_and_reads_both_fens() {
+    let mut s = session();
+    s.send("setoption name UCI_Chess960 value true");
+    // Shredder-FEN and X-FEN of one position; the king on g1 castles short
+    // without moving: g1h1.
+    for fen in ["r3k2r/8/8/8/8/8/8/R5KR w HAha - 0 1", "r3k2r/8/8/8/8/8/8/R5KR w KQkq - 0 1"] {
+        s.send(&format!("position fen {fen} moves g1h1"));
+        s.send("d");
+        let board = s.take();
+        assert!(board.contains("Fen: r3k2r/8/8/8/8/8/8/R4RK1 b kq - 1 1"), "{board}");
+    }
+    // Chess castling is `e1h1` under UCI_Chess960, as in Stockfish.
+    s.send("position startpos moves g1f3 g8f6 g2g3 g7g6 f1g2 f8g7 e1h1");
+    s.send("d");
+    assert!(s.take().contains("Fen: rnbqk2r/ppppppbp/5np1/8/8/5NP1/PPPPPPBP/RNBQ1RK1 b kq - 3 4"));
+    s.send("position startpos moves g1f3 g8f6 g2g3 g7g6 f1g2 f8g7 e1g1");
+    assert!(s.take().contains("illegal move 'e1g1'"));
+    s.send("setoption name UCI_Chess960 value false");
+    s.send("position startpos moves g1f3 g8f6 g2g3 g7g6 f1g2 f8g7 e1g1");
+    assert_eq!(s.take(), "");
+}
+
+#[test]
+fn show_wdl_adds_win_draw_loss_per_mille() {
+    let mut s = session();
+    s.send("setoption name UCI_ShowWDL value true");
+    s.send("go depth 4");
+    s.wait_for("bestmove", Duration::from_secs(60));
+    let text = s.take();
+    for line in text.lines().filter(|l| l.starts_with("info depth")) {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let at = words.iter().position(|w| *w == "wdl").unwrap_or_else(|| panic!("no wdl: {line}"));
+        let sum: u32 = words[at + 1..at + 4].iter().map(|w| w.parse::<u32>().unwrap()).sum();
+        assert_eq!(sum, 1000, "{line}");
+    }
+}
+
+#[test]
+fn a_skill_level_searches_four_lines_to_a_capped_depth() {
+    let mut s = session();
+    s.send("setoption name Skill Level value 3");
+    s.send("go depth 20");
+    s.wait_for("bestmove", Duration::from_secs(60));
+    let text = s.take();
+    assert!(text.contains("info depth 4 ") && !text.contains("info depth 5 "), "level 3 searches to depth 4: {text}");
+    assert!(text.contains(" multipv 4 "), "{text}");
+    s.send("setoption name UCI_Elo value 99999");
+    assert!(s.take().contains("option 'UCI_Elo' takes a number from"));
+    s.send("setoption name Skill Level value 20");
+    s.send("go depth 5");
+    s.wait_for("bestmove", Duration::from_secs(60));
+    assert!(!s.take().contains(" multipv 2 "), "full strength searches one line");
 }
 
 #[test]

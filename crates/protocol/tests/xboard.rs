@@ -20,7 +20,7 @@ fn session() -> Session<XBoard> {
 fn handshake_announces_the_features() {
     let s = session();
     let features = s.take();
-    for f in ["ping=1", "setboard=1", "usermove=1", "san=0", "sigint=0", "sigterm=0", "colors=0", "analyze=1", "memory=1", "smp=1", "exclude=0", "highlight=1", "variants=\"normal,perfect,onedim,beyond,flexichess\"", "done=1", "myname=\"Protean"] {
+    for f in ["ping=1", "setboard=1", "usermove=1", "san=0", "sigint=0", "sigterm=0", "colors=0", "analyze=1", "memory=1", "smp=1", "exclude=0", "highlight=1", "variants=\"normal,fischerandom,perfect,onedim,beyond,flexichess\"", "done=1", "myname=\"Protean"] {
         assert!(features.contains(f), "{f} missing: {features}");
     }
 }
@@ -165,4 +165,109 @@ fn fractional_seconds_a_move_and_analysis_after_a_depth_limit() {
         s.send(bad);
         s.wait_for(&format!("Error (bad seconds): {bad}"), MOVE_WAIT);
     }
+}
+
+/// The engine's move and its hint (the reply it ponders on).
+fn move_and_hint(s: &mut Session<XBoard>) -> (String, String) {
+    let mv = s.wait_for("move ", MOVE_WAIT).trim_start_matches("move ").trim().to_string();
+    s.take();
+    s.send("hint");
+    let hint = s.wait_for("Hint: ", MOVE_WAIT).trim_start_matches("Hint: ").trim().to_string();
+    (mv, hint)
+}
+
+#[test]
+fn pondering_plays_on_a_hit_and_drops_its_search_on_a_miss() {
+    let mut s = session();
+    s.send("new");
+    s.send("hard");
+    s.send("post");
+    s.send("st 0.3");
+    s.send("usermove e2e4");
+    let (_, hint) = move_and_hint(&mut s);
+    // While the user thinks, the engine does: thinking lines, no input.
+    std::thread::sleep(Duration::from_millis(300));
+    let pondering = s.take();
+    assert!(pondering.lines().any(|l| l.split_whitespace().count() > 4 && l.starts_with(|c: char| c.is_ascii_digit())), "no thinking after {hint}: {pondering}");
+    // The expected reply: the ponder search becomes the next move's.
+    let start = std::time::Instant::now();
+    s.send(&format!("usermove {hint}"));
+    s.send("ping 1");
+    // `ping` is answered once the move is made.
+    let after_hit = s.take();
+    let lines: Vec<&str> = after_hit.lines().filter(|l| l.starts_with("move ") || l.starts_with("pong")).collect();
+    assert_eq!(lines.len(), 2, "one move after the hit, then the pong: {after_hit}");
+    assert!(lines[0].starts_with("move ") && lines[1] == "pong 1", "{after_hit}");
+    assert!(start.elapsed() < Duration::from_secs(5), "{:?}", start.elapsed());
+    // Another reply than the one pondered on: the ponder search is void
+    // and the engine answers the move played, legally.
+    let mut pos = protean_rules::AnyRules::by_name("standard").unwrap().start();
+    for m in ["e2e4"] {
+        pos.play(m).unwrap();
+    }
+    s.send("force");
+    s.send("new");
+    s.send("hard");
+    s.send("st 0.3");
+    s.send("usermove e2e4");
+    let (mv, hint) = move_and_hint(&mut s);
+    pos.play(&mv).unwrap();
+    let other = pos.legal_moves().into_iter().find(|m| *m != hint).unwrap();
+    pos.play(&other).unwrap();
+    s.take();
+    s.send(&format!("usermove {other}"));
+    s.wait_for("move ", MOVE_WAIT);
+    s.send("ping 9");
+    let text = s.take();
+    let moves: Vec<&str> = text.lines().filter_map(|l| l.strip_prefix("move ")).collect();
+    assert_eq!(moves.len(), 1, "the void ponder search must not move: {text}");
+    assert!(pos.legal_moves().iter().any(|m| m == moves[0]), "{} after a miss", moves[0]);
+    // `easy` ends the pondering: a ping is answered at once.
+    s.send("easy");
+    s.send("ping 2");
+    s.wait_for("pong 2", Duration::from_secs(2));
+}
+
+#[test]
+fn nps_turns_the_time_for_a_move_into_nodes() {
+    let mut s = session();
+    s.send("new");
+    s.send("post");
+    s.send("nps 20000");
+    s.send("st 1");
+    s.send("usermove e2e4");
+    s.wait_for("move ", MOVE_WAIT);
+    let text = s.take();
+    // A thinking line: depth score time nodes pv.
+    let nodes: Vec<u64> = text.lines().filter_map(|l| l.split_whitespace().nth(3)?.parse().ok()).collect();
+    let last = *nodes.last().expect("thinking output");
+    assert!(last <= 21_000, "{last} nodes for 1 s at 20000 nodes a second");
+}
+
+#[test]
+fn without_a_clock_a_move_takes_the_default_time() {
+    let mut s = session();
+    s.send("new");
+    let start = std::time::Instant::now();
+    s.send("usermove e2e4");
+    s.wait_for("move ", MOVE_WAIT);
+    let took = start.elapsed();
+    assert!(took >= Duration::from_secs(4) && took < Duration::from_secs(8), "{took:?}");
+}
+
+#[test]
+fn fischerandom_castles_as_o_o_both_ways() {
+    let mut s = session();
+    s.send("new");
+    s.send("variant fischerandom");
+    s.send("force");
+    s.send("setboard 1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w GBgb - 0 1");
+    s.take();
+    s.send("usermove O-O");
+    s.send("usermove O-O-O");
+    assert_eq!(s.take(), "");
+    // Black's long castling took it to c8, the rook to d8.
+    s.send("undo");
+    s.send("usermove b8b7");
+    assert!(s.take().starts_with("Illegal move"));
 }

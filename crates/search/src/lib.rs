@@ -6,6 +6,7 @@
 pub mod evaluate;
 mod search;
 pub mod see;
+pub mod skill;
 pub mod time;
 pub mod tt;
 
@@ -17,6 +18,7 @@ use evaluate::EvalTables;
 use protean_rules::moves::TileShift;
 use protean_rules::{with_position, AnyPosition, Bitboard, Move, MoveKind, Position};
 use search::Worker;
+use skill::{Random, Skill};
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -76,11 +78,13 @@ pub struct Options {
     /// Where tiles move, search a turn below the root as two plies (piece
     /// move, then tile shift) instead of one compound move.
     pub split_turns: bool,
+    /// Playing below full strength (`Skill Level`, `UCI_Elo`).
+    pub skill: Option<Skill>,
 }
 
 impl Default for Options {
     fn default() -> Self {
-        Options { threads: 1, multi_pv: 1, move_overhead: Duration::from_millis(10), split_turns: SPLIT_TURNS_BY_DEFAULT }
+        Options { threads: 1, multi_pv: 1, move_overhead: Duration::from_millis(10), split_turns: SPLIT_TURNS_BY_DEFAULT, skill: None }
     }
 }
 
@@ -117,7 +121,26 @@ pub enum Score {
     Mate(i32),
 }
 
+/// Where the win-draw-loss model puts an even chance of winning, and how
+/// quickly the chance rises: a logistic curve in centipawns, the shape of
+/// Stockfish's. A first model, not yet fitted to Protean's own games.
+const WDL_MIDPOINT: f64 = 200.0;
+const WDL_SCALE: f64 = 80.0;
+
 impl Score {
+    /// Expected wins, draws and losses per thousand games from here, for
+    /// the side the score is for (UCI's `wdl`).
+    pub fn wdl(self) -> [u32; 3] {
+        let cp = match self {
+            Score::Centipawns(cp) => f64::from(cp),
+            Score::Mate(m) if m > 0 => return [1000, 0, 0],
+            Score::Mate(_) => return [0, 0, 1000],
+        };
+        let chance = |v: f64| 1000.0 / (1.0 + ((WDL_MIDPOINT - v) / WDL_SCALE).exp());
+        let (win, loss) = (chance(cp).round() as u32, chance(-cp).round() as u32);
+        [win, 1000 - win - loss, loss]
+    }
+
     pub fn from_internal(s: i32) -> Score {
         if s >= MATE_BOUND {
             Score::Mate((MATE - s + 1) / 2)
@@ -225,9 +248,17 @@ fn helper<B: Bitboard>(mut w: Worker<B>, shared: &Shared, id: usize) {
 
 fn main_thread<B: Bitboard>(mut w: Worker<B>, limits: &Limits, options: &Options, tt: &TranspositionTable, shared: &Shared, deadline: time::Deadline, report: &(dyn Fn(&Report) + Sync)) -> Outcome {
     let mut outcome = Outcome::default();
-    let max_depth = limits.depth.unwrap_or(search::MAX_PLY as u32 - 1).clamp(1, search::MAX_PLY as u32 - 1);
-    let lines_wanted = options.multi_pv.max(1).min(w.root_moves.len());
+    let mut max_depth = limits.depth.unwrap_or(search::MAX_PLY as u32 - 1).clamp(1, search::MAX_PLY as u32 - 1);
+    let mut lines_wanted = options.multi_pv.max(1);
+    let skill = options.skill.filter(|s| !s.is_full());
+    if let Some(skill) = skill {
+        max_depth = max_depth.min(skill.depth_cap());
+        lines_wanted = lines_wanted.max(skill::LINES);
+    }
+    let lines_wanted = lines_wanted.min(w.root_moves.len());
     let mut best: Option<(Move, Vec<Move>)> = None;
+    // The lines of the last finished iteration, for a limited skill's pick.
+    let mut last_lines: Vec<(Move, Vec<Move>, i32)> = Vec::new();
     let mut previous = 0;
     'deepening: for depth in 1..=max_depth as i32 {
         if w.root_moves.is_empty() {
@@ -235,6 +266,7 @@ fn main_thread<B: Bitboard>(mut w: Worker<B>, limits: &Limits, options: &Options
         }
         shared.main_depth.store(depth as u32, Ordering::Relaxed);
         let mut chosen: Vec<Move> = Vec::new();
+        let mut lines: Vec<(Move, Vec<Move>, i32)> = Vec::new();
         for line in 0..lines_wanted {
             w.set_excluded(chosen.clone());
             // Aspiration window around the last score, widened on failure.
@@ -265,6 +297,7 @@ fn main_thread<B: Bitboard>(mut w: Worker<B>, limits: &Limits, options: &Options
             }
             let Some(&first) = pv.first() else { break 'deepening };
             chosen.push(first);
+            lines.push((first, pv.clone(), score));
             if line == 0 {
                 previous = score;
                 best = Some((first, pv.clone()));
@@ -292,6 +325,7 @@ fn main_thread<B: Bitboard>(mut w: Worker<B>, limits: &Limits, options: &Options
                 pv: text,
             });
         }
+        last_lines = lines;
         if let (Some(mate), Some(Score::Mate(m))) = (limits.mate, outcome.score) {
             if m > 0 && m as u32 <= mate {
                 break;
@@ -310,6 +344,14 @@ fn main_thread<B: Bitboard>(mut w: Worker<B>, limits: &Limits, options: &Options
         std::thread::sleep(Duration::from_millis(1));
     }
     w.flush_nodes();
+    if let Some(skill) = skill {
+        if last_lines.len() > 1 {
+            last_lines.sort_by_key(|l| std::cmp::Reverse(l.2));
+            let scores: Vec<i32> = last_lines.iter().map(|l| l.2).collect();
+            let (m, pv, _) = last_lines.swap_remove(skill.pick(&scores, &mut Random::from_clock()));
+            best = Some((m, pv));
+        }
+    }
     // With no finished iteration (stopped at once), any legal move beats none.
     let (best_move, pv) = best.unwrap_or_else(|| (w.root_moves.first().copied().unwrap_or(Move::NULL), Vec::new()));
     if best_move.kind != protean_rules::MoveKind::Null {
@@ -323,4 +365,23 @@ fn main_thread<B: Bitboard>(mut w: Worker<B>, limits: &Limits, options: &Options
     }
     outcome.nodes = shared.nodes.load(Ordering::Relaxed);
     outcome
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Score;
+
+    #[test]
+    fn wdl_adds_up_and_follows_the_score() {
+        let mut last_win = 0;
+        for cp in (-1000..=1000).step_by(50) {
+            let [w, d, l] = Score::Centipawns(cp).wdl();
+            assert_eq!(w + d + l, 1000, "at {cp}");
+            assert!(w >= last_win, "wins fall at {cp}");
+            last_win = w;
+            assert_eq!(Score::Centipawns(-cp).wdl(), [l, d, w], "not symmetric at {cp}");
+        }
+        assert_eq!(Score::Mate(3).wdl(), [1000, 0, 0]);
+        assert_eq!(Score::Mate(-2).wdl(), [0, 0, 1000]);
+    }
 }
