@@ -3,6 +3,7 @@
 //! dies or answers nonsense is noticed and named instead of stalling the
 //! caller. Used by `protean match` and `protean perplexichess`.
 
+use protean_rules::variants;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
@@ -178,20 +179,24 @@ impl EngineProcess {
         }
     }
 
-    /// A new game of `variant` (protocol names: `chess`/`normal` for
-    /// standard chess).
+    /// A new game of `variant` (Protean's name), told in the protocol's
+    /// own names: nothing for standard chess; Chess960 as cutechess-cli
+    /// tells it, `UCI_Chess960` over UCI and `fischerandom` over XBoard.
     pub fn new_game(&mut self, variant: &str) -> Result<(), Failure> {
         match self.proto {
             Proto::Uci => {
-                if variant != "standard" {
-                    self.send(&format!("setoption name UCI_Variant value {variant}"))?;
+                let uci = variants::names(variant).map_or(variant, |n| n.uci);
+                if uci == "chess960" {
+                    self.send("setoption name UCI_Chess960 value true")?;
+                } else if variant != "standard" {
+                    self.send(&format!("setoption name UCI_Variant value {uci}"))?;
                 }
                 self.send("ucinewgame")?;
             }
             Proto::Xboard => {
                 self.send("new")?;
                 if variant != "standard" {
-                    self.send(&format!("variant {variant}"))?;
+                    self.send(&format!("variant {}", xboard_name(variant)))?;
                 }
                 self.send("force")?;
             }
@@ -254,7 +259,7 @@ impl EngineProcess {
             Proto::Xboard => {
                 self.send("new")?;
                 if variant != "standard" {
-                    self.send(&format!("variant {variant}"))?;
+                    self.send(&format!("variant {}", xboard_name(variant)))?;
                 }
                 self.send("force")?;
                 if let Some(f) = fen {
@@ -330,6 +335,11 @@ impl Drop for EngineProcess {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// XBoard's name of a variant (`normal`, `fischerandom`).
+fn xboard_name(variant: &str) -> &str {
+    variants::names(variant).map_or(variant, |n| n.xboard)
 }
 
 #[cfg(test)]

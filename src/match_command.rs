@@ -256,6 +256,13 @@ fn parse_args(args: &[String]) -> Result<Config, String> {
     cfg.games = games * rounds;
     if let Some(file) = opening_file {
         cfg.openings = read_openings(&rules, &file, &format, plies)?;
+    } else if let Some(starts) = rules.variant().start_positions {
+        // Chess960 without a book: its start positions in random order,
+        // as cutechess-cli plays them (a repeated pair shares one).
+        cfg.openings = (0..starts.count()).map(|n| Opening { fen: Some(starts.fen(n)), moves: Vec::new() }).collect();
+        order = "random".into();
+    }
+    if !cfg.openings.is_empty() {
         if order == "random" {
             shuffle(&mut cfg.openings);
         } else if order != "sequential" {
@@ -293,25 +300,16 @@ fn read_openings(rules: &AnyRules, file: &str, format: &str, plies: usize) -> Re
             }
         }
         "pgn" => {
-            for (i, game) in text.split("[Event ").filter(|g| !g.trim().is_empty()).enumerate() {
-                let fen = game.lines().find_map(|l| l.strip_prefix("[FEN \"")).map(|f| f.trim_end_matches("\"]").to_string());
-                let mut pos = match &fen {
+            for (i, game) in crate::pgn::games(&text).into_iter().enumerate() {
+                let mut pos = match &game.fen {
                     Some(f) => rules.from_fen(f).map_err(|e| format!("{file}: game {}: {e}", i + 1))?,
                     None => rules.start(),
                 };
-                let body: String = game.lines().filter(|l| !l.starts_with('[')).collect::<Vec<_>>().join(" ");
                 let mut moves = Vec::new();
-                for token in body.split_whitespace() {
-                    if moves.len() >= plies || ["1-0", "0-1", "1/2-1/2", "*"].contains(&token) {
-                        break;
-                    }
-                    let token = token.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.');
-                    if token.is_empty() || token.starts_with('{') {
-                        continue;
-                    }
-                    moves.push(pos.play_san(token).map_err(|e| format!("{file}: game {}: {e}", i + 1))?);
+                for san in game.moves.iter().take(plies) {
+                    moves.push(pos.play_san(san).map_err(|e| format!("{file}: game {}: {e}", i + 1))?);
                 }
-                out.push(Opening { fen, moves });
+                out.push(Opening { fen: game.fen, moves });
             }
         }
         _ => return Err(format!("-openings: format '{format}' is neither epd nor pgn")),
@@ -323,13 +321,17 @@ fn read_openings(rules: &AnyRules, file: &str, format: &str, plies: usize) -> Re
 }
 
 /// What `protean match -help` prints.
+fn usage() -> String {
+    USAGE.replace("VARIANTS", &protean_rules::variants::described())
+}
+
 const USAGE: &str = "usage: protean match -engine OPTIONS -engine OPTIONS [-each OPTIONS] [options]
 
 engine options (after -engine, or -each for both):
   cmd=COMMAND name=NAME proto=uci|xboard option.NAME=VALUE
   tc=[MOVES/]SECONDS[+INCREMENT] | tc=inf   st=SECONDS   depth=N   nodes=N
 match options:
-  -variant NAME             standard, perfect, onedim, beyond, flexichess
+  -variant NAME             VARIANTS
   -games N -rounds N        N x M games, colours alternating
   -repeat                   each opening twice, colours swapped
   -concurrency N            games at once
@@ -345,7 +347,7 @@ match options:
 
 pub fn run(args: &[String]) -> Result<(), String> {
     if args.iter().any(|a| matches!(a.as_str(), "-help" | "--help" | "-h")) {
-        println!("{USAGE}");
+        println!("{}", usage());
         return Ok(());
     }
     let cfg = Arc::new(parse_args(args)?);
@@ -643,7 +645,7 @@ mod tests {
     fn bad_options_are_named() {
         for (line, complaint) in [
             ("-engine cmd=a tc=1", "two -engine"),
-            ("-engine cmd=a tc=1 -engine cmd=b tc=1 -variant chess960", "unknown variant"),
+            ("-engine cmd=a tc=1 -engine cmd=b tc=1 -variant chess961", "unknown variant"),
             ("-engine cmd=a tc=1 -engine cmd=b tc=x", "tc"),
             ("-engine cmd=a -engine cmd=b", "no tc"),
             ("-engine cmd=a tc=1 -engine cmd=b tc=1 -frobnicate", "unknown option"),

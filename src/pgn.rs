@@ -1,4 +1,75 @@
-//! PGN movetext, shared by `protean match` and `protean perplexichess`.
+//! PGN: movetext as `protean match` and `protean perplexichess` write it,
+//! and games read back (for `-openings format=pgn`).
+
+/// A game read from PGN: its start position if a FEN tag gives one, and
+/// its moves in SAN.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Game {
+    pub fen: Option<String>,
+    pub moves: Vec<String>,
+}
+
+/// The games of a PGN file. Tags are read for the FEN; comments (`{...}`
+/// and `;` to the end of the line), variations, NAGs (`$1`), move numbers
+/// and results are skipped.
+pub fn games(text: &str) -> Vec<Game> {
+    let mut games = Vec::new();
+    let mut game = Game::default();
+    let mut in_moves = false;
+    // Depth of `{}` comments and `()` variations still open.
+    let (mut comment, mut variation) = (false, 0usize);
+    for line in text.lines() {
+        let trimmed = line.trim();
+        if !comment && trimmed.starts_with('[') {
+            if in_moves {
+                games.push(std::mem::take(&mut game));
+                in_moves = false;
+            }
+            if let Some(fen) = trimmed.strip_prefix("[FEN \"").and_then(|f| f.strip_suffix("\"]")) {
+                game.fen = Some(fen.to_string());
+            }
+            continue;
+        }
+        let mut token = String::new();
+        let flush = |token: &mut String, game: &mut Game| {
+            let raw = std::mem::take(token);
+            let t = raw.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.');
+            let is_result = matches!(raw.as_str(), "1-0" | "0-1" | "1/2-1/2" | "*");
+            if !is_result && !t.is_empty() && !t.starts_with('$') {
+                game.moves.push(t.to_string());
+            }
+        };
+        for c in line.chars() {
+            if comment {
+                comment = c != '}';
+                continue;
+            }
+            match c {
+                '{' => comment = true,
+                ';' => break,
+                '(' => variation += 1,
+                ')' => variation = variation.saturating_sub(1),
+                c if c.is_whitespace() => {
+                    if variation == 0 {
+                        flush(&mut token, &mut game);
+                    }
+                    token.clear();
+                }
+                c if variation == 0 => token.push(c),
+                _ => {}
+            }
+            in_moves |= !token.is_empty();
+        }
+        if variation == 0 {
+            flush(&mut token, &mut game);
+        }
+        token.clear();
+    }
+    if in_moves || game.fen.is_some() {
+        games.push(game);
+    }
+    games
+}
 
 /// Moves numbered from the start position's FEN (its move number and side
 /// to move: `12... Nf6` when Black starts), with comments (`{...}`) kept
@@ -30,10 +101,20 @@ pub fn movetext(start_fen: &str, items: &[String]) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::movetext;
+    use super::{games, movetext};
 
     fn items(list: &[&str]) -> Vec<String> {
         list.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn games_are_read_back_with_tags_comments_and_variations_skipped() {
+        let text = "[Event \"protean match\"]\n[FEN \"4k3/8/8/8/8/8/8/4K3 b - - 0 12\"]\n\n12... Kd7 {a comment\nover two lines} 13. Kd2 $1 (13. Ke2 Ke6) Kc6 ; rest\n1/2-1/2\n\n[Event \"second\"]\n\n1. e4 {White mates} e5 1-0\n";
+        let read = games(text);
+        assert_eq!(read.len(), 2, "{read:?}");
+        assert_eq!(read[0].fen.as_deref(), Some("4k3/8/8/8/8/8/8/4K3 b - - 0 12"));
+        assert_eq!(read[0].moves, items(&["Kd7", "Kd2", "Kc6"]));
+        assert_eq!(read[1], super::Game { fen: None, moves: items(&["e4", "e5"]) });
     }
 
     #[test]
