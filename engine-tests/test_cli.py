@@ -57,3 +57,20 @@ def test_bad_input_gives_one_error_line(args, message):
     assert len(lines) == 1, out.stderr
     assert message in lines[0]
     assert "panicked" not in out.stderr
+
+
+def test_epd_skips_unreadable_lines_and_says_so_in_the_summary(tmp_path):
+    suite = tmp_path / "suite.epd"
+    suite.write_text(
+        '6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - bm Ra8#; id "mate";\n'
+        "not a position at all\n"
+        '6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - am Ra7; id "avoid";\n'
+        '6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - bm Qh8; id "no queen";\n'
+    )
+    out = protean("epd", str(suite), "--movetime", "100")
+    assert out.returncode != 0
+    lines = out.stdout.splitlines()
+    assert lines[0].split()[:3] == ["mate", "solved", "Ra8"] and lines[0].endswith("(bm Ra8)")
+    assert lines[1].endswith("(am Ra7)"), "no empty bm or am in the report"
+    assert lines[-1] == "Solved: 2/2 at 100 ms a move, 2 lines skipped"
+    assert "suite.epd:2:" in out.stderr and "suite.epd:4: illegal move 'Qh8'" in out.stderr

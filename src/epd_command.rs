@@ -1,6 +1,9 @@
 //! `protean epd FILE --movetime MS`: a test suite in EPD with `bm` (best
 //! move) and `am` (avoid move) operations in SAN; reports each position
-//! and the number solved.
+//! and the number solved. A line that cannot be read (a bad FEN, no
+//! operation, a move that is not legal there) is named on standard error
+//! and skipped; the summary counts the skipped lines, and the command then
+//! fails, so that a script sees that the suite was not run whole.
 
 use clap::Args;
 use protean_rules::AnyRules;
@@ -14,7 +17,7 @@ pub struct EpdArgs {
     /// Search time per position in milliseconds.
     #[arg(long, default_value_t = 1000)]
     movetime: u64,
-    /// Variant of the positions (standard, perfect, onedim, beyond, flexichess).
+    /// Variant of the positions: standard (chess, normal), chess960 (fischerandom, frc), perfect (perfectchess), onedim (1d), beyond (beyondchess), flexichess (flexi).
     #[arg(long, default_value = "standard")]
     variant: String,
     /// Search threads.
@@ -67,10 +70,23 @@ pub fn run(args: &EpdArgs) -> Result<(), String> {
     let tt = TranspositionTable::new(args.hash);
     let options = Options { threads: args.threads.max(1), multi_pv: 1, move_overhead: Duration::ZERO, ..Options::default() };
     let limits = Limits { movetime: Some(Duration::from_millis(args.movetime)), ..Limits::default() };
-    let (mut solved, mut total) = (0, 0);
+    let (mut solved, mut total, mut skipped) = (0, 0, 0);
     for (n, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
-        let record = parse_record(line).map_err(|e| format!("{}:{}: {e}", args.file, n + 1))?;
-        let mut pos = rules.from_fen(&record.fen).map_err(|e| format!("{}:{}: {e}", args.file, n + 1))?;
+        let read = parse_record(line).and_then(|record| {
+            let pos = rules.from_fen(&record.fen).map_err(|e| e.to_string())?;
+            for san in record.best.iter().chain(&record.avoid) {
+                pos.clone().play_san(san).map_err(|e| format!("{e} in the position"))?;
+            }
+            Ok((record, pos))
+        });
+        let (record, mut pos) = match read {
+            Ok(r) => r,
+            Err(e) => {
+                eprintln!("{}:{}: {e}; line skipped", args.file, n + 1);
+                skipped += 1;
+                continue;
+            }
+        };
         tt.clear();
         let outcome = search(&pos, &limits, &options, &tt, &Shared::default(), &|_| {});
         let best = outcome.best.unwrap_or_default();
@@ -78,8 +94,18 @@ pub fn run(args: &EpdArgs) -> Result<(), String> {
         let ok = (record.best.is_empty() || record.best.contains(&san)) && !record.avoid.contains(&san);
         total += 1;
         solved += usize::from(ok);
-        println!("{:<12} {} {san:<8} (bm {} am {})", record.id, if ok { "solved" } else { "missed" }, record.best.join(" "), record.avoid.join(" "));
+        let mut wanted = Vec::new();
+        for (op, moves) in [("bm", &record.best), ("am", &record.avoid)] {
+            if !moves.is_empty() {
+                wanted.push(format!("{op} {}", moves.join(" ")));
+            }
+        }
+        println!("{:<12} {} {san:<8} ({})", record.id, if ok { "solved" } else { "missed" }, wanted.join("; "));
     }
-    println!("Solved: {solved}/{total} at {} ms a move", args.movetime);
+    let skipped_note = if skipped > 0 { format!(", {skipped} lines skipped") } else { String::new() };
+    println!("Solved: {solved}/{total} at {} ms a move{skipped_note}", args.movetime);
+    if skipped > 0 {
+        return Err(format!("{}: {skipped} of {} lines could not be read", args.file, total + skipped));
+    }
     Ok(())
 }

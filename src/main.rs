@@ -75,3 +75,25 @@ fn engine_loop() {
         }
     });
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Cli;
+    use clap::CommandFactory;
+
+    /// The help of every command that takes a variant names all of them
+    /// (the list is written out in the doc comments: this keeps it true).
+    #[test]
+    fn help_names_every_variant() {
+        let mut cli = Cli::command();
+        for command in ["perft", "epd"] {
+            let help = cli.find_subcommand_mut(command).expect(command).render_long_help().to_string();
+            for name in protean_rules::variants::VARIANTS {
+                assert!(help.contains(name.name), "{command} --help lacks {}", name.name);
+                for alias in name.aliases {
+                    assert!(help.contains(alias), "{command} --help lacks {alias}");
+                }
+            }
+        }
+    }
+}

@@ -10,7 +10,7 @@ use std::time::Instant;
 
 #[derive(Args)]
 pub struct PerftArgs {
-    /// Variant to play (standard, perfect, onedim, beyond, flexichess).
+    /// Variant to play: standard (chess, normal), chess960 (fischerandom, frc), perfect (perfectchess), onedim (1d), beyond (beyondchess), flexichess (flexi).
     #[arg(long, default_value = "standard")]
     variant: String,
     /// Start from this position instead of the variant's start.

@@ -152,8 +152,11 @@ pub fn run(args: &PerplexichessArgs) -> Result<(), String> {
             }
             break;
         }
-        play_round(&mut boards, base_ms, inc_ms, args.max_plies);
+        let played = play_round(&mut boards, base_ms, inc_ms, args.max_plies);
         round += 1;
+        // Progress: each board's move this round (and how a board ended).
+        let moves: Vec<String> = played.iter().enumerate().filter_map(|(i, p)| p.as_ref().map(|p| format!("{}: {p}", i + 1))).collect();
+        eprintln!("round {round} at {:.1}s: {}", start.elapsed().as_secs_f64(), moves.join(", "));
         // Between moves: transfers from standard input, then the strategists.
         while let Ok(line) = transfers_in.try_recv() {
             match parse_transfer(&line, boards.len()).and_then(|t| make_transfer(&mut boards, &t, start)) {
@@ -196,8 +199,9 @@ fn spawn_stdin_reader(enabled: bool) -> mpsc::Receiver<String> {
 }
 
 /// Every unfinished board's side to move searches at once; then the moves
-/// are checked and played.
-fn play_round(boards: &mut [Board], base_ms: u64, inc_ms: u64, max_plies: usize) {
+/// are checked and played. Returns, per board that moved, its move in SAN
+/// and, if the board ended, how.
+fn play_round(boards: &mut [Board], base_ms: u64, inc_ms: u64, max_plies: usize) -> Vec<Option<String>> {
     let limit = SearchLimit { clock: Some((0, base_ms, inc_ms)), ..SearchLimit::default() };
     let limit = &limit;
     let answers: Vec<Option<Result<(String, Duration), String>>> = std::thread::scope(|s| {
@@ -220,8 +224,13 @@ fn play_round(boards: &mut [Board], base_ms: u64, inc_ms: u64, max_plies: usize)
             .collect();
         handles.into_iter().map(|h| h.map(|h| h.join().unwrap_or_else(|_| Err("engine thread failed".into())))).collect()
     });
+    let mut played = Vec::with_capacity(boards.len());
     for (b, answer) in boards.iter_mut().zip(answers) {
-        let Some(answer) = answer else { continue };
+        let Some(answer) = answer else {
+            played.push(None);
+            continue;
+        };
+        let moves_before = b.record.len();
         let mover = b.position.side_to_move();
         let m = mover as usize;
         let result = match answer {
@@ -249,11 +258,21 @@ fn play_round(boards: &mut [Board], base_ms: u64, inc_ms: u64, max_plies: usize)
                 }
             }
         };
+        let mut note = b.record.get(moves_before).cloned().unwrap_or_default();
+        if let Some(r) = &result {
+            let text = match r {
+                BoardResult::Won(winner, why) => format!("{} wins, {why}", side_name(*winner)),
+                BoardResult::Drawn(why) => format!("drawn, {why}"),
+            };
+            note = if note.is_empty() { format!("({text})") } else { format!("{note} ({text})") };
+        }
+        played.push(Some(note));
         if result.is_some() {
             b.result = result;
             b.position.remove_kings();
         }
     }
+    played
 }
 
 /// Carries out a transfer if the rules allow it, and records it on both

@@ -66,6 +66,7 @@ fn a_three_board_game_plays_to_the_end_and_its_pgns_replay() {
         .arg(&pgn)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
         .spawn()
         .unwrap();
     // A transfer by hand besides the strategists' own: board 2's g1 is
@@ -74,6 +75,11 @@ fn a_three_board_game_plays_to_the_end_and_its_pgns_replay() {
     let out = child.wait_with_output().unwrap();
     assert!(out.status.success());
     let summary = String::from_utf8(out.stdout).unwrap();
+    // Progress while it plays: a line per round with each board's move.
+    let progress = String::from_utf8(out.stderr).unwrap();
+    let rounds: Vec<&str> = progress.lines().filter(|l| l.starts_with("round ")).collect();
+    assert!(rounds.len() > 10, "{progress}");
+    assert!(rounds[0].starts_with("round 1 at ") && rounds[0].contains("1: ") && rounds[0].contains("3: "), "{}", rounds[0]);
     let text = std::fs::read_to_string(&pgn).unwrap();
     let games: Vec<&str> = text.split("[Event ").filter(|g| !g.trim().is_empty()).collect();
     assert_eq!(games.len(), 3, "{text}");

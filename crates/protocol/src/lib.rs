@@ -1,6 +1,7 @@
 //! The protocols Protean speaks. Depends on `search` and `rules`; nothing
 //! depends on it but the binary.
 
+pub mod bench;
 pub mod output;
 pub mod uci;
 pub mod xboard;

@@ -9,6 +9,7 @@
 //! every token is read against the current variant's rules, and a line
 //! with any bad token is refused whole with an `info string`.
 
+use crate::bench::{bench, BenchSettings};
 use crate::output::Output;
 use crate::{MAX_HASH_MIB, MAX_THREADS};
 use protean_rules::{fen, variants, AnyPosition, AnyRules, Color};
@@ -113,6 +114,7 @@ impl Uci {
             "stop" => self.stop(),
             "ponderhit" => self.shared.ponderhit(),
             "d" => self.display(),
+            "bench" => self.bench(args),
             "quit" => {
                 self.stop();
                 return Flow::Quit;
@@ -208,6 +210,34 @@ impl Uci {
             Some(Skill::from_level(self.skill_level as f64))
         }
         .filter(|s| !s.is_full());
+    }
+
+    /// `bench [HASH [THREADS [DEPTH]]]`, Stockfish's order: the bench, its
+    /// lines here. It holds the session until done, as Stockfish's does.
+    fn bench(&mut self, args: &[&str]) {
+        let mut settings = BenchSettings::default();
+        let fields: [&mut usize; 2] = [&mut settings.hash_mib, &mut settings.threads];
+        for (text, field) in args.iter().zip(fields) {
+            match text.parse() {
+                Ok(n) => *field = n,
+                Err(_) => return self.info_string(&format!("bench takes numbers (hash, threads, depth), not '{text}'")),
+            }
+        }
+        if let Some(text) = args.get(2) {
+            match text.parse() {
+                Ok(n) => settings.depth = n,
+                Err(_) => return self.info_string(&format!("bench takes numbers (hash, threads, depth), not '{text}'")),
+            }
+        }
+        if args.len() > 3 {
+            return self.info_string("bench takes at most hash, threads and depth");
+        }
+        self.wait_for_search();
+        let out = self.out.clone();
+        match bench(&settings, &mut |line| out.line(&line)) {
+            Ok(result) => result.lines().iter().for_each(|l| self.out.line(l)),
+            Err(e) => self.info_string(&format!("bench: {e}")),
+        }
     }
 
     /// Sets `UCI_Variant` (under `UCI_Chess960`, chess is Chess960) and

@@ -316,3 +316,18 @@ fn a_search_stopped_at_once_still_reports() {
     let best = text.lines().position(|l| l.starts_with("bestmove")).unwrap();
     assert!(info < best, "{text}");
 }
+
+#[test]
+fn bench_is_a_uci_command_with_every_variant() {
+    let mut s = session();
+    s.send("bench 16 1 3");
+    let text = s.take();
+    let nodes: u64 = text.lines().find_map(|l| l.strip_prefix("Nodes searched: ")).expect(&text).parse().unwrap();
+    assert!(nodes > 0);
+    assert!(text.contains("(flexichess) bestmove "), "{text}");
+    // The same count a second time: the bench is a signature.
+    s.send("bench 16 1 3");
+    assert!(s.take().contains(&format!("Nodes searched: {nodes}\n")));
+    s.send("bench 16 x");
+    assert!(s.take().contains("bench takes numbers"));
+}
