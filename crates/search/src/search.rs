@@ -22,7 +22,7 @@ use crate::tt::{Bound, Entry, PackedMove, TranspositionTable};
 use crate::Shared;
 use protean_rules::variant::Role;
 use protean_rules::moves::TileShift;
-use protean_rules::{Bitboard, Move, MoveList, Position};
+use protean_rules::{Bitboard, Move, MoveKind, MoveList, Position};
 use std::collections::HashMap;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
@@ -471,6 +471,14 @@ impl<'a, B: Bitboard> Worker<'a, B> {
         if moves.is_empty() {
             self.lists[ply] = moves;
             return if in_check { -MATE + ply as i32 } else { stand_pat };
+        }
+        // In check with only rule changes to answer it (Flexichess): each
+        // change may check back, and a line of them never ends (it ran to
+        // the ply cap after `e2e4 N=NN`). Not mate, not quiet: the static
+        // score stands, and the main search looks at such lines properly.
+        if in_check && moves.iter().all(|m| m.kind == MoveKind::Redefine) {
+            self.lists[ply] = moves;
+            return evaluate(&self.pos, &t);
         }
         let mut order: Vec<(i32, Move)> = moves.iter().map(|&m| (self.order_score(m, None, ply, &t), m)).collect();
         order.sort_unstable_by_key(|o| std::cmp::Reverse(o.0));
