@@ -3,7 +3,8 @@
 //! board and puts it on the same cell of another board where that cell is
 //! empty. A transfer may not leave his own king in check on the board it
 //! leaves, may not put a pawn on the first or last rank, and may not give
-//! check on a board where his own side is to move. A finished board has
+//! check on a board where his own side is to move: neither by the piece
+//! put down nor by the line that the piece taken off opens. A finished board has
 //! no kings and takes part in transfers with no check to test.
 
 use crate::bitboard::Bitboard;
@@ -45,9 +46,15 @@ impl<B: Bitboard> Position<B> {
         }
         self.remove(cell);
         let exposed = self.king(color).is_some_and(|k| self.attacked(k, !color));
+        // A line opened onto the other king, with the lifter to move, would
+        // leave the side not to move in check: no position at all.
+        let discovers = self.side_to_move() == color && self.king(!color).is_some_and(|k| self.attacked(k, color));
         self.put(cell, piece);
         if exposed {
             return Err(TransferError::LeavesKingInCheck);
+        }
+        if discovers {
+            return Err(TransferError::GivesCheckOnOwnMove);
         }
         Ok(piece)
     }

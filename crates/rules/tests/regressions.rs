@@ -158,3 +158,19 @@ fn fen_fields_are_decided() {
         assert!(rules("flexichess").from_fen(&format!("{start} {field}")).is_err(), "{field} accepted");
     }
 }
+
+#[test]
+fn a_transfer_may_not_open_a_check_on_the_other_king_on_its_own_move() {
+    // Black's pawn on e5 shields White's king from the queen on e8. Taken
+    // off with Black to move, it would leave White, not to move, in check
+    // (a Perplexichess game reached it; its PGN could not be replayed).
+    let flexi = rules("flexichess");
+    let mut board = flexi.from_fen("4q2k/8/8/4p3/8/8/8/4K3 b - - 0 1").unwrap();
+    let mut other = flexi.from_fen("7k/8/8/8/8/8/8/4K3 w - - 0 1").unwrap();
+    let refused = board.transfer_to(&mut other, "e5", protean_rules::Color::Black).unwrap_err();
+    assert!(refused.contains("give check"), "{refused}");
+    // With White to move, White is simply in check and answers it.
+    let mut board = flexi.from_fen("4q2k/8/8/4p3/8/8/8/4K3 w - - 0 1").unwrap();
+    board.transfer_to(&mut other, "e5", protean_rules::Color::Black).unwrap();
+    assert!(board.in_check());
+}
