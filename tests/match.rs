@@ -51,6 +51,27 @@ fn tag<'a>(tags: &'a [(String, String)], name: &str) -> Option<&'a str> {
 }
 
 #[test]
+fn chess960_over_xboard_castles_as_o_o_and_replays() {
+    // One engine over XBoard (castling sent and answered as O-O/O-O-O),
+    // one over UCI (king takes rook); the referee reads both.
+    let pgn = temp("chess960-xboard.pgn");
+    let out = run_match(&["-engine", &format!("cmd={}", protean()), "name=X", "proto=xboard", "-engine", &format!("cmd={}", protean()), "name=U", "-each", "depth=4", "-variant", "fischerandom", "-games", "2", "-rounds", "3", "-repeat", "-maxmoves", "80", "-pgnout", pgn.to_str().unwrap()]);
+    assert!(!out.contains("illegal move"), "{out}");
+    let rules = AnyRules::by_name("chess960").unwrap();
+    let mut castlings = 0;
+    for (tags, moves) in games(&pgn) {
+        assert_eq!(tag(&tags, "Variant"), Some("chess960"));
+        let mut pos = rules.from_fen(tag(&tags, "FEN").expect("a Chess960 start")).unwrap();
+        for san in &moves {
+            castlings += usize::from(san.starts_with("O-O"));
+            pos.play_san(san).unwrap_or_else(|e| panic!("{san}: {e} in {}", pos.fen()));
+        }
+    }
+    assert!(castlings > 0, "no castling in six games");
+    let _ = std::fs::remove_file(pgn);
+}
+
+#[test]
 fn protean_plays_itself_in_every_variant_and_the_pgns_replay() {
     for &variant in variants::NAMES {
         let pgn = temp(&format!("{variant}.pgn"));
