@@ -18,9 +18,14 @@ pub const MAX_LEVEL: f64 = 20.0;
 /// Lines searched at a limited level, for the pick to choose among.
 pub const LINES: usize = 4;
 
-/// Elo measured per level against Stockfish 15.1's own `UCI_Elo` levels
-/// (the README's calibration table says how): (level, Elo), rising.
-pub const ELO_BY_LEVEL: &[(f64, i32)] = &[(0.0, 1350), (20.0, 1900)];
+/// Elo per level, measured against Stockfish 15.1's own `UCI_Elo` levels
+/// with `benches/calibrate-skill` (the README's calibration table has the
+/// games and intervals): (level, Elo), rising. Level 12 measured the same
+/// as level 10 and is left out; level 14 is the weighted mean of its two
+/// runs. Levels 0-2 lie far below Stockfish's lowest level (their bridges
+/// through level 3 gave intervals of +/- 1000), so `UCI_Elo` starts at
+/// level 3.
+pub const ELO_BY_LEVEL: &[(f64, i32)] = &[(3.0, 1192), (5.0, 1385), (8.0, 1539), (10.0, 1683), (14.0, 1710), (20.0, 1863)];
 
 /// The lowest and highest `UCI_Elo` that the calibration covers.
 pub fn elo_range() -> (i32, i32) {
@@ -126,7 +131,7 @@ mod tests {
     #[test]
     fn elo_is_read_between_measured_levels() {
         let (low, high) = elo_range();
-        assert_eq!(Skill::from_elo(low - 500).level(), 0.0);
+        assert_eq!(Skill::from_elo(low - 500).level(), ELO_BY_LEVEL[0].0);
         assert_eq!(Skill::from_elo(high + 500).level(), MAX_LEVEL);
         let mut last = -1.0;
         for elo in (low..=high).step_by(10) {
