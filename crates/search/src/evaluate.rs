@@ -43,6 +43,9 @@ pub struct EvalTables<B> {
     start_material: i32,
     /// The key of the rules these tables were made for.
     pub rules_key: u64,
+    /// Kinds from least to most valuable, the king last: the order in
+    /// which static exchange evaluation brings attackers in.
+    pub exchange_order: Vec<usize>,
 }
 
 /// A piece's value from its moves: the average, over all cells of the
@@ -166,7 +169,9 @@ impl<B: Bitboard> EvalTables<B> {
             .map(|p| p.pieces.iter().filter(|(_, pc)| rules.roles[pc.kind()] == Role::Other).map(|(_, pc)| values[pc.kind()].0).sum())
             .unwrap_or(0)
             .max(1);
-        EvalTables { values, centrality, advancement, adjacent_files, passed_span, front_span, king_ring, start_material, rules_key: rules.key }
+        let mut exchange_order: Vec<usize> = (0..rules.piece_types).collect();
+        exchange_order.sort_by_key(|&k| if rules.roles[k] == Role::Royal { i32::MAX } else { values[k].0 });
+        EvalTables { values, centrality, advancement, adjacent_files, passed_span, front_span, king_ring, start_material, rules_key: rules.key, exchange_order }
     }
 
     /// The value used for exchanges and move ordering.

@@ -50,6 +50,12 @@ pub(crate) struct Worker<'a, B: Bitboard> {
     killers: Vec<[Option<Move>; 2]>,
     history: Vec<i32>,
     lists: Vec<MoveList>,
+    /// Per ply, buffers a node fills and leaves for the next node at that
+    /// ply, so that the tree allocates nothing once they have grown: the
+    /// move scores, the quiet moves tried, quiescence's ordered moves.
+    scores: Vec<Vec<i32>>,
+    quiets: Vec<Vec<Move>>,
+    ordered: Vec<Vec<(i32, Move)>>,
     pv: Vec<Vec<Move>>,
     pub root_moves: Vec<Move>,
     /// Root moves already given a line in this iteration (MultiPV).
@@ -140,6 +146,9 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             killers: vec![[None; 2]; MAX_PLY + 1],
             history: vec![0; 2 * cells * cells],
             lists: (0..=MAX_PLY).map(|_| MoveList::new()).collect(),
+            scores: vec![Vec::new(); MAX_PLY + 1],
+            quiets: vec![Vec::new(); MAX_PLY + 1],
+            ordered: vec![Vec::new(); MAX_PLY + 1],
             pv: vec![Vec::new(); MAX_PLY + 1],
             root_moves,
             excluded: Vec::new(),
@@ -345,12 +354,15 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             self.lists[ply] = moves;
             return if ply == 0 && !self.excluded.is_empty() { -INFINITY } else if in_check { -MATE + ply as i32 } else { 0 };
         }
-        let mut scores: Vec<i32> = moves.iter().map(|&m| self.order_score(m, tt_move, ply, &t)).collect();
+        let mut scores = std::mem::take(&mut self.scores[ply]);
+        scores.clear();
+        scores.extend(moves.iter().map(|&m| self.order_score(m, tt_move, ply, &t)));
 
         let original_alpha = alpha;
         let mut best = -INFINITY;
         let mut best_move = None;
-        let mut quiets_tried: Vec<Move> = Vec::new();
+        let mut quiets_tried = std::mem::take(&mut self.quiets[ply]);
+        quiets_tried.clear();
         for n in 0..moves.len() {
             // Selection sort: the next best-ordered move.
             let mut pick = n;
@@ -401,6 +413,8 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             self.pos.unmake();
             if self.stopped {
                 self.lists[ply] = moves;
+                self.scores[ply] = scores;
+                self.quiets[ply] = quiets_tried;
                 return 0;
             }
             if score > best {
@@ -435,6 +449,8 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             }
         }
         self.lists[ply] = moves;
+        self.scores[ply] = scores;
+        self.quiets[ply] = quiets_tried;
         let bound = if best >= beta {
             Bound::Lower
         } else if best > original_alpha {
@@ -480,10 +496,12 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             self.lists[ply] = moves;
             return evaluate(&self.pos, &t);
         }
-        let mut order: Vec<(i32, Move)> = moves.iter().map(|&m| (self.order_score(m, None, ply, &t), m)).collect();
+        let mut order = std::mem::take(&mut self.ordered[ply]);
+        order.clear();
+        order.extend(moves.iter().map(|&m| (self.order_score(m, None, ply, &t), m)));
         order.sort_unstable_by_key(|o| std::cmp::Reverse(o.0));
         let mut best = stand_pat;
-        for (_, m) in order {
+        for &(_, m) in &order {
             if !in_check && m.is_capture() {
                 // Delta pruning, then losing exchanges are not looked at.
                 let victim = m.capture_cell().and_then(|c| self.pos.piece_at(c)).map_or(0, |p| t.value(p.kind()));
@@ -511,6 +529,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             }
         }
         self.lists[ply] = moves;
+        self.ordered[ply] = order;
         best
     }
 

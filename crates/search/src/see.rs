@@ -20,16 +20,13 @@ pub fn see<B: Bitboard>(pos: &Position<B>, m: Move, t: &EvalTables<B>) -> i32 {
     let mut on_square = m.promotion().map_or(t.value(mover.kind()), |k| t.value(k));
     let mut side = !mover.color();
     let mut d = 0;
-    // Kinds from least to most valuable, the king last.
-    let mut order: Vec<usize> = (0..rules.piece_types).collect();
-    order.sort_by_key(|&k| if rules.roles[k] == Role::Royal { i32::MAX } else { t.value(k) });
     loop {
         let attackers = pos.attackers_to(to, occupied) & occupied;
         let mine = attackers & pos.pieces(side);
         if mine.is_empty() || d + 1 >= gain.len() {
             break;
         }
-        let kind = *order.iter().find(|&&k| (mine & pos.kind_bb(k)).any()).expect("an attacker has a kind");
+        let kind = *t.exchange_order.iter().find(|&&k| (mine & pos.kind_bb(k)).any()).expect("an attacker has a kind");
         // A king may not take a defended piece.
         if rules.roles[kind] == Role::Royal && (attackers & pos.pieces(!side)).any() {
             break;
