@@ -139,6 +139,12 @@ impl MoveList {
     pub fn new() -> MoveList {
         MoveList::default()
     }
+    /// A list with no buffer yet, which costs no allocation: what a
+    /// search leaves in a per-ply slot while it uses the slot's own list
+    /// (`std::mem::take` would allocate a whole buffer for every node).
+    pub const fn empty() -> MoveList {
+        MoveList { buf: Vec::new(), len: 0 }
+    }
     #[inline(always)]
     pub fn push(&mut self, m: Move) {
         if self.len == self.buf.len() {
@@ -150,7 +156,7 @@ impl MoveList {
     #[cold]
     fn grow(&mut self) {
         let n = self.buf.len();
-        self.buf.resize(n * 2, Move::new(0, 0, MoveKind::Quiet));
+        self.buf.resize((n * 2).max(256), Move::new(0, 0, MoveKind::Quiet));
     }
     #[inline(always)]
     pub fn clear(&mut self) {

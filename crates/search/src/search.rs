@@ -335,7 +335,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             }
         }
 
-        let mut moves = std::mem::take(&mut self.lists[ply]);
+        let mut moves = std::mem::replace(&mut self.lists[ply], MoveList::empty());
         self.generate(&mut moves, ply, false);
         let us = self.pos.side_to_move();
         if ply == 0 {
@@ -481,7 +481,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             return stand_pat;
         }
         alpha = alpha.max(stand_pat);
-        let mut moves = std::mem::take(&mut self.lists[ply]);
+        let mut moves = std::mem::replace(&mut self.lists[ply], MoveList::empty());
         self.generate(&mut moves, ply, true);
         let us = self.pos.side_to_move();
         if moves.is_empty() {

@@ -1,0 +1,57 @@
+//! The search tree allocates nothing: with a global allocator that counts,
+//! a deeper search (many times the nodes) makes no more allocations than
+//! a shallower one but for a few per iteration (the reported lines). Run
+//! on one thread with a depth limit, so no thread is started.
+
+use protean_rules::AnyRules;
+use protean_search::{search, Limits, Options, Shared, TranspositionTable};
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+struct Counting;
+
+static ALLOCATIONS: AtomicU64 = AtomicU64::new(0);
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+/// Allocations and nodes of a fixed-depth search of `fen`.
+fn search_counts(variant: &str, fen: &str, depth: u32) -> (u64, u64) {
+    let pos = AnyRules::by_name(variant).unwrap().from_fen(fen).unwrap();
+    let tt = TranspositionTable::new(16);
+    let options = Options { move_overhead: std::time::Duration::ZERO, ..Options::default() };
+    let limits = Limits { depth: Some(depth), ..Limits::default() };
+    let shared = Shared::default();
+    let before = ALLOCATIONS.load(Ordering::Relaxed);
+    let outcome = search(&pos, &limits, &options, &tt, &shared, &|_| {});
+    (ALLOCATIONS.load(Ordering::Relaxed) - before, outcome.nodes)
+}
+
+#[test]
+fn a_deeper_search_allocates_only_per_iteration() {
+    for (variant, fen) in [
+        ("standard", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 10"),
+        ("perfect", "r1bqkqbnr/ppp1ppppp/2n6/3p5/9/4P4/9/PPPP1PPPP/RNBQKQBNR w KQkq - 0 3"),
+        ("onedim", "K1R2Q3n1b2rk b - - 3 15"),
+    ] {
+        let (shallow_allocs, shallow_nodes) = search_counts(variant, fen, 5);
+        let (deep_allocs, deep_nodes) = search_counts(variant, fen, 9);
+        assert!(deep_nodes > 4 * shallow_nodes.max(1_000), "{variant}: {shallow_nodes} then {deep_nodes} nodes");
+        // Four more iterations: their principal variations and reports.
+        assert!(deep_allocs < shallow_allocs + 400, "{variant}: {shallow_allocs} allocations for {shallow_nodes} nodes, {deep_allocs} for {deep_nodes}");
+    }
+}
