@@ -454,7 +454,13 @@ impl XBoard {
         self.abort_search();
         self.discard.store(false, Ordering::SeqCst);
         self.no_ponder.store(false, Ordering::SeqCst);
-        if self.position.clone().outcome().is_some() {
+        if let Some(outcome) = self.position.clone().outcome() {
+            // The game is over by the rules: say so, as the protocol lets
+            // an engine claim a result, instead of leaving XBoard waiting
+            // for a move (it waited for ever on a threefold repetition).
+            if self.mode != Mode::Analyze {
+                self.out.line(&result_claim(outcome));
+            }
             return;
         }
         let limits = self.limits();
@@ -493,6 +499,11 @@ impl XBoard {
                     // Queue first, then announce: see the module comment.
                     let _ = played.send((best.clone(), outcome.ponder.clone()));
                     out.line(&format!("move {shown}"));
+                    let mut after = pos.clone();
+                    if let Some(end) = after.play(&best).ok().and_then(|()| after.outcome()) {
+                        out.line(&result_claim(end));
+                        return;
+                    }
                     let Some(reply) = outcome.ponder.filter(|_| ponder) else { return };
                     let mut next = pos.clone();
                     if next.play(&best).is_err() || next.play(&reply).is_err() || next.outcome().is_some() {
@@ -575,6 +586,17 @@ impl XBoard {
         }
         self.apply_played();
     }
+}
+
+/// XBoard's result line for a game the rules ended: `1/2-1/2 {Draw by
+/// repetition}`, `1-0 {White mates}`.
+fn result_claim(outcome: protean_rules::Outcome) -> String {
+    let comment = match outcome {
+        protean_rules::Outcome::Checkmate { winner: Color::White } => "White mates".to_string(),
+        protean_rules::Outcome::Checkmate { winner: Color::Black } => "Black mates".to_string(),
+        o => format!("Draw by {}", o.reason()),
+    };
+    format!("{} {{{comment}}}", outcome.result())
 }
 
 /// A lock that a panicked holder did not spoil (the data is a plain value).

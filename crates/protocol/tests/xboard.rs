@@ -271,3 +271,26 @@ fn fischerandom_castles_as_o_o_both_ways() {
     s.send("usermove b8b7");
     assert!(s.take().starts_with("Illegal move"));
 }
+
+#[test]
+fn a_game_over_by_the_rules_is_claimed_not_left_waiting() {
+    // Threefold repetition with the engine to move: XBoard waited for a
+    // move for ever (a GUI game hung so).
+    let mut s = session();
+    s.send("new");
+    s.send("force");
+    for m in ["g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1", "f6g8"] {
+        s.send(&format!("usermove {m}"));
+    }
+    s.take();
+    s.send("go");
+    assert_eq!(s.take(), "1/2-1/2 {Draw by repetition}\n");
+    // The engine's own move that mates is followed by the claim.
+    s.send("new");
+    s.send("force");
+    s.send("setboard 6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1");
+    s.send("st 0.5");
+    s.send("go");
+    s.wait_for("1-0 {White mates}", MOVE_WAIT);
+    assert!(s.text().contains("move a1a8\n"), "{}", s.text());
+}
