@@ -185,7 +185,7 @@ impl EngineProcess {
     pub fn new_game(&mut self, variant: &str) -> Result<(), Failure> {
         match self.proto {
             Proto::Uci => {
-                let uci = variants::names(variant).map_or(variant, |n| n.uci);
+                let uci = variants::uci_name(variant);
                 if uci == "chess960" {
                     self.send("setoption name UCI_Chess960 value true")?;
                 } else if variant != "standard" {
@@ -196,7 +196,7 @@ impl EngineProcess {
             Proto::Xboard => {
                 self.send("new")?;
                 if variant != "standard" {
-                    self.send(&format!("variant {}", xboard_name(variant)))?;
+                    self.send(&format!("variant {}", variants::xboard_name(variant)))?;
                 }
                 self.send("force")?;
             }
@@ -259,7 +259,7 @@ impl EngineProcess {
             Proto::Xboard => {
                 self.send("new")?;
                 if variant != "standard" {
-                    self.send(&format!("variant {}", xboard_name(variant)))?;
+                    self.send(&format!("variant {}", variants::xboard_name(variant)))?;
                 }
                 self.send("force")?;
                 if let Some(f) = fen {
@@ -335,11 +335,6 @@ impl Drop for EngineProcess {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
-}
-
-/// XBoard's name of a variant (`normal`, `fischerandom`).
-fn xboard_name(variant: &str) -> &str {
-    variants::names(variant).map_or(variant, |n| n.xboard)
 }
 
 #[cfg(test)]

@@ -56,12 +56,6 @@ pub struct Uci {
     searching: Option<JoinHandle<()>>,
 }
 
-/// The UCI name of a variant: standard chess is `chess`, as
-/// Fairy-Stockfish and python-chess call it.
-fn uci_name(variant: &str) -> &str {
-    variants::names(variant).map_or(variant, |n| n.uci)
-}
-
 impl Uci {
     pub fn new(out: Output) -> Uci {
         let rules = AnyRules::by_name("standard").expect("standard chess exists");
@@ -138,7 +132,7 @@ impl Uci {
         let (low, high) = skill::elo_range();
         self.out.line(&format!("option name UCI_Elo type spin default {low} min {low} max {high}"));
         self.out.line(&format!("option name Split Turns type check default {}", protean_search::SPLIT_TURNS_BY_DEFAULT));
-        let vars: String = variants::NAMES.iter().map(|v| format!(" var {}", uci_name(v))).collect();
+        let vars: String = variants::VARIANTS.iter().map(|n| format!(" var {}", n.uci)).collect();
         self.out.line(&format!("option name UCI_Variant type combo default chess{vars}"));
         self.out.line("option name UCI_Chess960 type check default false");
         self.out.line("option name UCI_ShowWDL type check default false");
@@ -255,7 +249,7 @@ impl Uci {
         if variant.name != "standard" {
             self.info_string(&format!(
                 "variant {} files {} ranks {} pocket 0 template fairy startpos {}",
-                uci_name(&variant.name),
+                variants::uci_name(&variant.name),
                 g.width(),
                 g.height(),
                 variant.start_fen

@@ -40,11 +40,6 @@ enum Mode {
 /// How long a move takes when the GUI has given no clock at all.
 const DEFAULT_MOVE_TIME: Duration = Duration::from_secs(5);
 
-/// XBoard's name for a variant, and ours.
-fn xboard_name(variant: &str) -> &str {
-    variants::names(variant).map_or(variant, |n| n.xboard)
-}
-
 pub struct XBoard {
     out: Output,
     rules: AnyRules,
@@ -287,7 +282,7 @@ impl XBoard {
     }
 
     fn features(&self) {
-        let vars: Vec<&str> = variants::NAMES.iter().map(|v| xboard_name(v)).collect();
+        let vars: Vec<&str> = variants::VARIANTS.iter().map(|n| n.xboard).collect();
         self.out.line(&format!(
             "feature myname=\"Protean {}\" ping=1 setboard=1 usermove=1 san=0 sigint=0 sigterm=0 colors=0 analyze=1 memory=1 smp=1 exclude=0 highlight=1 variants=\"{}\" option=\"Move Overhead -spin 10 0 5000\" done=1",
             env!("CARGO_PKG_VERSION"),

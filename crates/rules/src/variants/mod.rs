@@ -48,6 +48,16 @@ pub fn by_name(name: &str) -> Option<Variant> {
     names(name).map(|n| (n.make)())
 }
 
+/// UCI's name of a variant given by any of its names (itself if unknown).
+pub fn uci_name(name: &str) -> &str {
+    names(name).map_or(name, |n| n.uci)
+}
+
+/// XBoard's name of a variant given by any of its names (itself if unknown).
+pub fn xboard_name(name: &str) -> &str {
+    names(name).map_or(name, |n| n.xboard)
+}
+
 /// Each variant with its aliases, for help texts: `standard (chess,
 /// normal), ...`.
 pub fn described() -> String {
