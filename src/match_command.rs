@@ -16,7 +16,7 @@
 
 use crate::engine_process::{parse_tc, EngineProcess, Failure, Proto, SearchLimit};
 use crate::match_stats::{elo_with_margin, los, sprt_bounds, sprt_llr, Pentanomial};
-use protean_rules::variant::CastlingStart;
+use protean_rules::notation::castling_in_san;
 use protean_rules::{AnyRules, Color, Outcome};
 use std::collections::HashMap;
 use std::io::Write;
@@ -546,8 +546,8 @@ fn play_game(cfg: &Config, number: usize, engines: &mut [Option<EngineProcess>; 
         let lost = if mover == Color::White { "0-1" } else { "1-0" };
         let side = if mover == Color::White { "White" } else { "Black" };
         // XBoard writes Chess960 castling as O-O and O-O-O, both ways.
-        let o_o = spec.proto == Proto::Xboard && matches!(rules.variant().castling_start, CastlingStart::BackRank { .. });
-        let sent: Vec<String> = if o_o { moves.iter().zip(&sans).map(|(m, san)| if san.starts_with("O-O") { san.trim_end_matches(['+', '#']).to_string() } else { m.clone() }).collect() } else { moves.clone() };
+        let o_o = spec.proto == Proto::Xboard && rules.variant().castles_by_rook();
+        let sent: Vec<String> = if o_o { moves.iter().zip(&sans).map(|(m, san)| castling_in_san(san).unwrap_or(m).to_string()).collect() } else { moves.clone() };
         let mut reply = match engine.think(&cfg.variant, fen, &sent, mover == Color::White, &spec.limit, clocks) {
             Ok(r) => r,
             Err(Failure::Stalled) => {

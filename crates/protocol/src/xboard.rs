@@ -16,7 +16,8 @@
 //! stop from here, so a stop never comes before the pondering it ends.
 
 use crate::output::Output;
-use protean_rules::variant::{CastlingStart, Role};
+use protean_rules::notation::castling_in_san;
+use protean_rules::variant::Role;
 use protean_rules::{variants, with_position, AnyPosition, AnyRules, Bitboard, Color, MoveError, Position};
 use protean_search::{search, Limits, Options, Score, Shared, TranspositionTable};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -607,12 +608,11 @@ fn is_castling_text(text: &str) -> bool {
 /// castling as `O-O` or `O-O-O`, not as the king's from-to: the SAN of
 /// `best` when it castles there.
 fn castling_as_o_o(pos: &AnyPosition, best: &str) -> Option<String> {
-    if !matches!(pos.variant().castling_start, CastlingStart::BackRank { .. }) {
+    if !pos.variant().castles_by_rook() {
         return None;
     }
     let san = pos.clone().san(best).ok()?;
-    let bare = san.trim_end_matches(['+', '#']);
-    bare.starts_with("O-O").then(|| bare.to_string())
+    castling_in_san(&san).map(str::to_string)
 }
 
 /// A time given in seconds (`level`, `st`): finite, not negative and at

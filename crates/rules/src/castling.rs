@@ -51,7 +51,7 @@ pub(crate) fn fixed_entries(variant: &Variant) -> Vec<Entry> {
 /// kept when a piece leaves or enters it. A right is the entry's bit.
 pub(crate) fn compile<B: Bitboard>(variant: &Variant, entries: &[Entry]) -> Result<(Vec<Castling<B>>, Vec<u8>), RulesError> {
     let g = variant.geometry;
-    let by_rook = matches!(variant.castling_start, CastlingStart::BackRank { .. });
+    let by_rook = variant.castles_by_rook();
     let mut table = Vec::new();
     let mut keep = vec![u8::MAX; g.cells()];
     for (color, def) in entries {

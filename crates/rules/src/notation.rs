@@ -29,6 +29,13 @@ impl fmt::Display for MoveError {
 }
 impl std::error::Error for MoveError {}
 
+/// The castling in a SAN move, without its check mark (`O-O`, `O-O-O`),
+/// or nothing for any other move.
+pub fn castling_in_san(san: &str) -> Option<&str> {
+    let bare = san.trim_end_matches(['+', '#']);
+    bare.starts_with("O-O").then_some(bare)
+}
+
 impl<B: Bitboard> Position<B> {
     /// Coordinate notation of a move in this position.
     pub fn move_text(&self, m: Move) -> String {

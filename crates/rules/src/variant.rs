@@ -191,6 +191,12 @@ impl Variant {
         self.pieces.iter().position(|p| p.letter == up)
     }
 
+    /// Whether castling rights name their rook and a castling is written
+    /// as the king taking it (Chess960): see the `castling` module.
+    pub fn castles_by_rook(&self) -> bool {
+        matches!(self.castling_start, CastlingStart::BackRank { .. })
+    }
+
     pub fn royal(&self) -> Option<usize> {
         self.pieces.iter().position(|p| p.role == Role::Royal)
     }
