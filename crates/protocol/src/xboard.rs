@@ -496,13 +496,16 @@ impl XBoard {
                     let _ = played.send((best.clone(), outcome.ponder.clone()));
                     out.line(&format!("move {shown}"));
                     let mut after = pos.clone();
-                    if let Some(end) = after.play(&best).ok().and_then(|()| after.outcome()) {
+                    if after.play(&best).is_err() {
+                        return;
+                    }
+                    if let Some(end) = after.outcome() {
                         out.line(&result_claim(end));
                         return;
                     }
                     let Some(reply) = outcome.ponder.filter(|_| ponder) else { return };
-                    let mut next = pos.clone();
-                    if next.play(&best).is_err() || next.play(&reply).is_err() || next.outcome().is_some() {
+                    let mut next = after;
+                    if next.play(&reply).is_err() || next.outcome().is_some() {
                         return;
                     }
                     let mut expected = lock(&ponder_lock);
