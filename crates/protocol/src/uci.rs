@@ -210,21 +210,16 @@ impl Uci {
     /// lines here. It holds the session until done, as Stockfish's does.
     fn bench(&mut self, args: &[&str]) {
         let mut settings = BenchSettings::default();
-        let fields: [&mut usize; 2] = [&mut settings.hash_mib, &mut settings.threads];
-        for (text, field) in args.iter().zip(fields) {
-            match text.parse() {
-                Ok(n) => *field = n,
-                Err(_) => return self.info_string(&format!("bench takes numbers (hash, threads, depth), not '{text}'")),
+        for (i, text) in args.iter().enumerate() {
+            let set = match i {
+                0 => text.parse().map(|n| settings.hash_mib = n).is_ok(),
+                1 => text.parse().map(|n| settings.threads = n).is_ok(),
+                2 => text.parse().map(|n| settings.depth = n).is_ok(),
+                _ => return self.info_string("bench takes at most hash, threads and depth"),
+            };
+            if !set {
+                return self.info_string(&format!("bench takes numbers (hash, threads, depth), not '{text}'"));
             }
-        }
-        if let Some(text) = args.get(2) {
-            match text.parse() {
-                Ok(n) => settings.depth = n,
-                Err(_) => return self.info_string(&format!("bench takes numbers (hash, threads, depth), not '{text}'")),
-            }
-        }
-        if args.len() > 3 {
-            return self.info_string("bench takes at most hash, threads and depth");
         }
         self.wait_for_search();
         let out = self.out.clone();
