@@ -198,12 +198,8 @@ impl Uci {
         if let Err(e) = result {
             self.info_string(&e);
         }
-        self.options.skill = if self.limit_strength {
-            Some(Skill::from_elo(self.elo))
-        } else {
-            Some(Skill::from_level(self.skill_level as f64))
-        }
-        .filter(|s| !s.is_full());
+        // Full strength is left to the search to recognise (it ignores a full skill).
+        self.options.skill = Some(if self.limit_strength { Skill::from_elo(self.elo) } else { Skill::from_level(self.skill_level as f64) });
     }
 
     /// `bench [HASH [THREADS [DEPTH]]]`, Stockfish's order: the bench, its
