@@ -6,11 +6,11 @@
 //!     cargo bench --bench beyond_turns            # 20 games, 200 ms a move
 //!     GAMES=40 MOVETIME_MS=500 SEED=7 cargo bench --bench beyond_turns
 //!
-//! Each side runs one thread with its own 32 MiB table; the referee is the
-//! rules crate. A game still going after 300 plies is scored a draw.
+//! Each side is an engine with one thread and its own 32 MiB table; the
+//! referee is the rules crate. A game still going after 300 plies is scored a draw.
 
 use protean_rules::{AnyRules, Color, Outcome};
-use protean_search::{search, Limits, Options, Shared, TranspositionTable};
+use protean_search::{Engine, Limits, Options};
 use std::time::Duration;
 
 fn env(name: &str, default: u64) -> u64 {
@@ -36,7 +36,12 @@ fn main() {
             pos.play(&moves[(s >> 33) as usize % moves.len()]).expect("a legal move");
         }
         let split_is_white = game % 2 == 0;
-        let tables = [TranspositionTable::new(32), TranspositionTable::new(32)];
+        let mut engines = [false, true].map(|split| {
+            let mut e = Engine::new(pos.clone());
+            e.resize_hash(32).expect("a 32 MiB table");
+            e.set_options(Options { split_turns: split, move_overhead: Duration::ZERO, ..Options::default() });
+            e
+        });
         let mut outcome = None;
         for _ in 0..300 {
             if let Some(o) = pos.outcome() {
@@ -45,10 +50,10 @@ fn main() {
             }
             let white = pos.side_to_move() == Color::White;
             let split = white == split_is_white;
-            let options = Options { split_turns: split, move_overhead: Duration::ZERO, ..Options::default() };
-            let limits = Limits { movetime: Some(movetime), ..Limits::default() };
-            let outcome = search(&pos, &limits, &options, &tables[split as usize], &Shared::default(), &|_| {});
-            pos.play(&outcome.best.expect("a move")).expect("the engine plays legal moves");
+            let engine = &mut engines[split as usize];
+            engine.set_position(pos.clone());
+            let outcome = engine.search(Limits { movetime: Some(movetime), ..Limits::default() });
+            pos.make(outcome.best.expect("a move"));
         }
         let split_score = match outcome {
             Some(Outcome::Checkmate { winner }) => f64::from(u8::from((winner == Color::White) == split_is_white)),

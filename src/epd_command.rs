@@ -7,7 +7,7 @@
 
 use clap::Args;
 use protean_rules::AnyRules;
-use protean_search::{search, Limits, Options, Shared, TranspositionTable};
+use protean_search::{Engine, Limits, Options};
 use std::time::Duration;
 
 #[derive(Args)]
@@ -67,8 +67,9 @@ fn parse_record(line: &str) -> Result<Record, String> {
 pub fn run(args: &EpdArgs) -> Result<(), String> {
     let text = std::fs::read_to_string(&args.file).map_err(|e| format!("{}: {e}", args.file))?;
     let rules = AnyRules::by_name(&args.variant).map_err(|e| e.to_string())?;
-    let tt = TranspositionTable::new(args.hash);
-    let options = Options { threads: args.threads.max(1), multi_pv: 1, move_overhead: Duration::ZERO, ..Options::default() };
+    let mut engine = Engine::new(rules.start());
+    engine.resize_hash(args.hash).map_err(|e| format!("hash {} MiB: {e}", args.hash))?;
+    engine.set_options(Options { threads: args.threads.max(1), multi_pv: 1, move_overhead: Duration::ZERO, ..Options::default() });
     let limits = Limits { movetime: Some(Duration::from_millis(args.movetime)), ..Limits::default() };
     let (mut solved, mut total, mut skipped) = (0, 0, 0);
     for (n, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
@@ -87,9 +88,10 @@ pub fn run(args: &EpdArgs) -> Result<(), String> {
                 continue;
             }
         };
-        tt.clear();
-        let outcome = search(&pos, &limits, &options, &tt, &Shared::default(), &|_| {});
-        let best = outcome.best.unwrap_or_default();
+        engine.set_position(pos.clone());
+        engine.clear();
+        let outcome = engine.search(limits.clone());
+        let best = outcome.best.map(|m| pos.move_text(m)).unwrap_or_default();
         let san = bare(&pos.san(&best).unwrap_or_default());
         let ok = (record.best.is_empty() || record.best.contains(&san)) && !record.avoid.contains(&san);
         total += 1;

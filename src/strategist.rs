@@ -3,7 +3,7 @@
 //! search of the two boards says it gains enough.
 
 use protean_rules::{AnyPosition, Color};
-use protean_search::{search, Limits, Options, Score, Shared, TranspositionTable};
+use protean_search::{Engine, Limits, Options, Score};
 use std::time::Duration;
 
 /// A transfer worth less than this (centipawns, both boards together) is
@@ -27,10 +27,9 @@ pub struct Transfer {
 
 /// The value of `pos` for `color` by a one-ply search with quiescence
 /// (cheap enough to try every transfer between moves).
-fn value(pos: &AnyPosition, color: Color, tt: &TranspositionTable) -> i32 {
-    let limits = Limits { depth: Some(1), ..Limits::default() };
-    let options = Options { move_overhead: Duration::ZERO, ..Options::default() };
-    let outcome = search(pos, &limits, &options, tt, &Shared::default(), &|_| {});
+fn value(pos: &AnyPosition, color: Color, engine: &mut Engine) -> i32 {
+    engine.set_position(pos.clone());
+    let outcome = engine.search(Limits { depth: Some(1), ..Limits::default() });
     let score = match outcome.score {
         Some(Score::Centipawns(cp)) => cp,
         Some(Score::Mate(n)) if n > 0 => 10_000,
@@ -44,8 +43,10 @@ fn value(pos: &AnyPosition, color: Color, tt: &TranspositionTable) -> i32 {
 /// the reverse of `last` (a shallow search would happily shuttle a piece
 /// between two boards as the side to move alternates).
 pub fn choose(boards: &[BoardView], color: Color, last: Option<&Transfer>) -> Option<Transfer> {
-    let tt = TranspositionTable::new(1);
-    let before: Vec<i32> = boards.iter().map(|b| if b.finished { 0 } else { value(b.position, color, &tt) }).collect();
+    let mut engine = Engine::new(boards[0].position.clone());
+    engine.resize_hash(1).expect("a 1 MiB table");
+    engine.set_options(Options { move_overhead: Duration::ZERO, ..Options::default() });
+    let before: Vec<i32> = boards.iter().map(|b| if b.finished { 0 } else { value(b.position, color, &mut engine) }).collect();
     let mut best: Option<(i32, Transfer)> = None;
     for (from, source) in boards.iter().enumerate() {
         let g = source.position.variant().geometry;
@@ -59,8 +60,8 @@ pub fn choose(boards: &[BoardView], color: Color, last: Option<&Transfer>) -> Op
                 if a.transfer_to(&mut b, &cell, color).is_err() {
                     continue;
                 }
-                let after_source = if source.finished { 0 } else { value(&a, color, &tt) };
-                let gain = value(&b, color, &tt) - before[to] + after_source - before[from];
+                let after_source = if source.finished { 0 } else { value(&a, color, &mut engine) };
+                let gain = value(&b, color, &mut engine) - before[to] + after_source - before[from];
                 if gain >= MIN_GAIN && best.as_ref().is_none_or(|(g, _)| gain > *g) {
                     best = Some((gain, Transfer { color, from, cell: cell.clone(), to }));
                 }

@@ -6,7 +6,7 @@
 //! `Nodes searched` and `Nodes/second`.
 
 use protean_rules::AnyRules;
-use protean_search::{search, Limits, Options, Shared, TranspositionTable};
+use protean_search::{Engine, Limits, Options};
 use std::time::{Duration, Instant};
 
 /// Positions per variant: starts, openings, middle games and endings.
@@ -79,11 +79,13 @@ pub fn bench(settings: &BenchSettings, progress: &mut dyn FnMut(String)) -> Resu
     if settings.depth == 0 {
         return Err("depth must be at least 1".into());
     }
-    let tt = TranspositionTable::try_new(settings.hash_mib).map_err(|e| format!("hash {} MiB: {e}", settings.hash_mib))?;
+    let mut engine = Engine::new(AnyRules::by_name("standard").map_err(|e| e.to_string())?.start());
+    engine.resize_hash(settings.hash_mib).map_err(|e| format!("hash {} MiB: {e}", settings.hash_mib))?;
     let mut options = Options { threads: settings.threads, multi_pv: 1, move_overhead: Duration::ZERO, ..Options::default() };
     if let Some(split) = settings.split_turns {
         options.split_turns = split;
     }
+    engine.set_options(options);
     let only = match &settings.variant {
         Some(v) => Some(AnyRules::by_name(v).map_err(|e| e.to_string())?.variant().name.clone()),
         None => None,
@@ -98,10 +100,12 @@ pub fn bench(settings: &BenchSettings, progress: &mut dyn FnMut(String)) -> Resu
         let depth = if rules.variant().tiles.is_some() { settings.depth.saturating_sub(BEYOND_DEPTH_CUT).max(1) } else { settings.depth };
         let limits = Limits { depth: Some(depth), ..Limits::default() };
         let pos = rules.from_fen(fen).map_err(|e| format!("bench position {}: {e}", i + 1))?;
-        tt.clear();
-        let shared = Shared::default();
-        let outcome = search(&pos, &limits, &options, &tt, &shared, &|_| {});
-        progress(format!("Position: {}/{} ({variant}) bestmove {} nodes {}", i + 1, POSITIONS.len(), outcome.best.unwrap_or_default(), outcome.nodes));
+        // Each position is searched as the first of a new game.
+        engine.set_position(pos.clone());
+        engine.clear();
+        let outcome = engine.search(limits);
+        let best = outcome.best.map(|m| pos.move_text(m)).unwrap_or_default();
+        progress(format!("Position: {}/{} ({variant}) bestmove {best} nodes {}", i + 1, POSITIONS.len(), outcome.nodes));
         nodes += outcome.nodes;
     }
     Ok(BenchResult { nodes, elapsed: start.elapsed() })

@@ -3,15 +3,12 @@
 
 pub mod bench;
 pub mod output;
+mod perft;
 pub mod uci;
 pub mod xboard;
 
 pub use output::Output;
 
-use protean_rules::AnyPosition;
-use protean_search::Shared;
-use std::sync::Arc;
-use std::thread::JoinHandle;
 
 /// The largest table either protocol allocates (MiB).
 const MAX_HASH_MIB: usize = 65_536;
@@ -29,28 +26,6 @@ fn perft_depth(text: Option<&str>) -> Result<u32, String> {
     }
 }
 
-/// Runs perft on its own thread so that the command loop keeps
-/// answering (`isready`, `ping`, `stop`, `quit`): writes `move: count` for
-/// every root move (Stockfish's `go perft` lines), then `total_lines` with
-/// the leaf count (1 at depth 0). `shared.stop` ends it early, and then
-/// `stopped` is written instead. Call `shared.begin` first.
-fn spawn_perft(out: Output, mut pos: AnyPosition, depth: u32, shared: Arc<Shared>, total_lines: fn(u64) -> Vec<String>, stopped: &'static str) -> JoinHandle<()> {
-    std::thread::Builder::new()
-        .name("perft".into())
-        .spawn(move || match pos.divide(depth, &shared.stop) {
-            Some(divide) => {
-                for (m, n) in &divide {
-                    out.line(&format!("{m}: {n}"));
-                }
-                let total = if depth == 0 { 1 } else { divide.iter().map(|(_, n)| n).sum() };
-                for line in total_lines(total) {
-                    out.line(&line);
-                }
-            }
-            None => out.line(stopped),
-        })
-        .expect("spawn the perft thread")
-}
 pub use uci::{Flow, Uci};
 pub use xboard::XBoard;
 

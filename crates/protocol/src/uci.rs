@@ -12,15 +12,14 @@
 use crate::bench::{bench, BenchSettings};
 use crate::output::Output;
 use crate::{MAX_HASH_MIB, MAX_THREADS};
+use crate::perft::Perft;
 use protean_rules::{fen, variants, AnyPosition, AnyRules, Color};
+use protean_search::engine::DEFAULT_HASH_MIB;
 use protean_search::skill::{self, Skill};
-use protean_search::{search, Limits, Options, Score, Shared, TranspositionTable};
-use std::sync::atomic::Ordering;
+use protean_search::{AfterMove, Engine, Limits, Listener, Score};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::thread::JoinHandle;
 use std::time::Duration;
-
-const DEFAULT_HASH_MIB: usize = 16;
 
 /// Whether the loop goes on after a command.
 #[derive(Debug, PartialEq, Eq)]
@@ -32,18 +31,17 @@ pub enum Flow {
 pub struct Uci {
     out: Output,
     rules: AnyRules,
-    position: AnyPosition,
-    /// How `position` was last given: the words before `moves`, and the
+    /// The search, and the position it searches.
+    engine: Engine,
+    /// How the position was last given: the words before `moves`, and the
     /// moves, so that a command that only adds moves (as GUIs send every
     /// turn) plays just those instead of the whole game again.
     given: (Vec<String>, Vec<String>),
-    options: Options,
-    hash_mib: usize,
     ponder: bool,
-    /// `Skill Level`, `UCI_LimitStrength` and `UCI_Elo`, which together
-    /// set `options.skill` (the Elo wins while strength is limited).
     /// `UCI_ShowWDL`: `info` lines carry `wdl W D L`.
     show_wdl: bool,
+    /// `Skill Level`, `UCI_LimitStrength` and `UCI_Elo`, which together
+    /// set the search's skill (the Elo wins while strength is limited).
     skill_level: usize,
     /// `UCI_Variant` as set, and `UCI_Chess960`, which turns chess into
     /// Chess960 (castling written king-takes-rook, X-FEN and Shredder-FEN).
@@ -51,22 +49,18 @@ pub struct Uci {
     chess960: bool,
     limit_strength: bool,
     elo: i32,
-    tt: Arc<TranspositionTable>,
-    shared: Arc<Shared>,
-    searching: Option<JoinHandle<()>>,
+    perft: Perft,
 }
 
 impl Uci {
     pub fn new(out: Output) -> Uci {
         let rules = AnyRules::by_name("standard").expect("standard chess exists");
-        let position = rules.start();
+        let engine = Engine::new(rules.start());
         Uci {
             out,
             rules,
-            position,
+            engine,
             given: (vec!["startpos".into()], Vec::new()),
-            options: Options::default(),
-            hash_mib: DEFAULT_HASH_MIB,
             ponder: false,
             show_wdl: false,
             skill_level: skill::MAX_LEVEL as usize,
@@ -74,9 +68,7 @@ impl Uci {
             chess960: false,
             limit_strength: false,
             elo: skill::elo_range().0,
-            tt: Arc::new(TranspositionTable::new(DEFAULT_HASH_MIB)),
-            shared: Arc::new(Shared::default()),
-            searching: None,
+            perft: Perft::default(),
         }
     }
 
@@ -99,14 +91,14 @@ impl Uci {
             // Accepted, as GUIs send it; Protean has no debug output.
             "debug" if matches!(args, ["on"] | ["off"]) => {}
             "ucinewgame" => {
-                self.wait_for_search();
-                self.tt.clear();
+                self.perft.stop();
+                self.engine.clear();
             }
             "setoption" => self.set_option(args),
             "position" => self.set_position(args),
             "go" => self.go(args),
             "stop" => self.stop(),
-            "ponderhit" => self.shared.ponderhit(),
+            "ponderhit" => self.engine.ponderhit(),
             "d" => self.display(),
             "bench" => self.bench(args),
             "quit" => {
@@ -149,7 +141,8 @@ impl Uci {
             Some((n, v)) => (n.trim(), Some(v.trim())),
             None => (rest.trim(), None),
         };
-        self.wait_for_search();
+        self.stop();
+        let mut options = self.engine.options().clone();
         let number = |min: usize, max: usize| -> Result<usize, String> {
             let v = value.ok_or_else(|| format!("option '{name}' needs a value"))?;
             match v.parse::<usize>() {
@@ -163,23 +156,19 @@ impl Uci {
             _ => Err(format!("option '{name}' is true or false")),
         };
         let result: Result<(), String> = match name.to_ascii_lowercase().as_str() {
-            "hash" => number(1, MAX_HASH_MIB).and_then(|n| match TranspositionTable::try_new(n) {
-                Ok(tt) => {
-                    self.hash_mib = n;
-                    self.tt = Arc::new(tt);
-                    Ok(())
-                }
-                Err(e) => Err(format!("Hash {n}: {e}; the table stays at {} MiB", self.hash_mib)),
+            "hash" => number(1, MAX_HASH_MIB).and_then(|n| {
+                let was = self.engine.hash_mib();
+                self.engine.resize_hash(n).map_err(|e| format!("Hash {n}: {e}; the table stays at {was} MiB"))
             }),
-            "threads" => number(1, MAX_THREADS).map(|n| self.options.threads = n),
-            "multipv" => number(1, 256).map(|n| self.options.multi_pv = n),
-            "move overhead" => number(0, 5000).map(|n| self.options.move_overhead = Duration::from_millis(n as u64)),
+            "threads" => number(1, MAX_THREADS).map(|n| options.threads = n),
+            "multipv" => number(1, 256).map(|n| options.multi_pv = n),
+            "move overhead" => number(0, 5000).map(|n| options.move_overhead = Duration::from_millis(n as u64)),
             "clear hash" => {
-                self.tt.clear();
+                self.engine.clear_hash();
                 Ok(())
             }
             "ponder" => check(value).map(|on| self.ponder = on),
-            "split turns" => check(value).map(|on| self.options.split_turns = on),
+            "split turns" => check(value).map(|on| options.split_turns = on),
             "skill level" => number(0, skill::MAX_LEVEL as usize).map(|n| self.skill_level = n),
             "uci_limitstrength" => check(value).map(|on| self.limit_strength = on),
             "uci_elo" => {
@@ -199,7 +188,8 @@ impl Uci {
             self.info_string(&e);
         }
         // Full strength is left to the search to recognise (it ignores a full skill).
-        self.options.skill = Some(if self.limit_strength { Skill::from_elo(self.elo) } else { Skill::from_level(self.skill_level as f64) });
+        options.skill = Some(if self.limit_strength { Skill::from_elo(self.elo) } else { Skill::from_level(self.skill_level as f64) });
+        self.engine.set_options(options);
     }
 
     /// `bench [HASH [THREADS [DEPTH]]]`, Stockfish's order: the bench, its
@@ -217,7 +207,7 @@ impl Uci {
                 return self.info_string(&format!("bench takes numbers (hash, threads, depth), not '{text}'"));
             }
         }
-        self.wait_for_search();
+        self.stop();
         let out = self.out.clone();
         match bench(&settings, &mut |line| out.line(&line)) {
             Ok(result) => result.lines().iter().for_each(|l| self.out.line(l)),
@@ -232,7 +222,7 @@ impl Uci {
         let own = if self.chess960 && names.name == "standard" { "chess960" } else { names.name };
         let rules = AnyRules::by_name(own).map_err(|e| e.to_string())?;
         self.variant = names.name.to_string();
-        self.position = rules.start();
+        self.engine.set_position(rules.start());
         self.given = (vec!["startpos".into()], Vec::new());
         self.rules = rules;
         let variant = self.rules.variant();
@@ -256,8 +246,8 @@ impl Uci {
         let (base, moves) = (&args[..moves_at], args.get(moves_at + 1..).unwrap_or(&[]));
         match self.parse_position(base, moves) {
             Ok(pos) => {
-                self.wait_for_search();
-                self.position = pos;
+                self.stop();
+                self.engine.set_position(pos);
                 let words = |w: &[&str]| w.iter().map(|t| t.to_string()).collect();
                 self.given = (words(base), words(moves));
             }
@@ -274,7 +264,7 @@ impl Uci {
             // The same game with moves added: only those are played (a long
             // Beyond Chess game takes milliseconds to replay, and that time
             // is on the engine's clock but not in its budget).
-            (self.position.clone(), played.len())
+            (self.engine.position().clone(), played.len())
         } else {
             let pos = match words {
                 ["startpos"] => self.rules.start(),
@@ -295,7 +285,7 @@ impl Uci {
         if args.first() == Some(&"perft") {
             return self.perft(args.get(1).copied());
         }
-        let limits = match parse_go(args, &self.position) {
+        let limits = match parse_go(args, self.engine.position()) {
             Ok(l) => l,
             Err(e) => {
                 // Every `go` gets a `bestmove`, as from Stockfish: a GUI
@@ -305,54 +295,52 @@ impl Uci {
                 Limits { depth: Some(1), ..Limits::default() }
             }
         };
-        self.wait_for_search();
-        self.shared.begin(limits.ponder);
-        let pos = self.position.clone();
-        let (out, tt, shared, options, show_wdl) = (self.out.clone(), self.tt.clone(), self.shared.clone(), self.options.clone(), self.show_wdl);
-        let handle = std::thread::Builder::new()
-            .name("search".into())
-            .stack_size(16 << 20)
-            .spawn(move || {
-                let reported = std::sync::atomic::AtomicBool::new(false);
-                let report = |r: &protean_search::Report| {
-                    reported.store(true, Ordering::Relaxed);
-                    let mut score = match r.score {
-                        Score::Centipawns(cp) => format!("cp {cp}"),
-                        Score::Mate(m) => format!("mate {m}"),
-                    };
-                    if show_wdl {
-                        let [w, d, l] = r.score.wdl();
-                        score += &format!(" wdl {w} {d} {l}");
-                    }
-                    out.line(&format!(
-                        "info depth {} seldepth {} multipv {} score {} nodes {} nps {} hashfull {} time {} pv {}",
-                        r.depth,
-                        r.seldepth,
-                        r.multi_pv,
-                        score,
-                        r.nodes,
-                        r.nps,
-                        r.hashfull,
-                        r.time.as_millis(),
-                        r.pv.join(" ")
-                    ));
-                };
-                let outcome = search(&pos, &limits, &options, &tt, &shared, &report);
-                if !reported.load(Ordering::Relaxed) {
-                    // Stopped before a first iteration finished (`go nodes
-                    // 1`): GUIs still expect an `info` before `bestmove`.
-                    let pv = outcome.best.as_ref().map_or(String::new(), |m| format!(" pv {m}"));
-                    out.line(&format!("info depth 0 nodes {} time {}{pv}", outcome.nodes, shared.elapsed().as_millis()));
-                }
-                match (outcome.best, outcome.ponder) {
-                    (Some(best), Some(ponder)) => out.line(&format!("bestmove {best} ponder {ponder}")),
-                    (Some(best), None) => out.line(&format!("bestmove {best}")),
-                    // No legal move: UCI's convention for "none".
-                    (None, _) => out.line("bestmove (none)"),
-                }
-            })
-            .expect("spawn the search thread");
-        self.searching = Some(handle);
+        self.stop();
+        let (out, show_wdl) = (self.out.clone(), self.show_wdl);
+        let reported = Arc::new(AtomicBool::new(false));
+        let info_reported = reported.clone();
+        let info = move |root: &AnyPosition, r: &protean_search::Report| {
+            info_reported.store(true, Ordering::Relaxed);
+            let mut score = match r.score {
+                Score::Centipawns(cp) => format!("cp {cp}"),
+                Score::Mate(m) => format!("mate {m}"),
+            };
+            if show_wdl {
+                let [w, d, l] = r.score.wdl();
+                score += &format!(" wdl {w} {d} {l}");
+            }
+            out.line(&format!(
+                "info depth {} seldepth {} multipv {} score {} nodes {} nps {} hashfull {} time {} pv {}",
+                r.depth,
+                r.seldepth,
+                r.multi_pv,
+                score,
+                r.nodes,
+                r.nps,
+                r.hashfull,
+                r.time.as_millis(),
+                root.line_text(&r.pv).join(" ")
+            ));
+        };
+        let out = self.out.clone();
+        let best_move = move |root: &AnyPosition, outcome: &protean_search::Outcome| {
+            let best = outcome.best.map(|m| root.move_text(m));
+            if !reported.load(Ordering::Relaxed) {
+                // Stopped before a first iteration finished (`go nodes
+                // 1`): GUIs still expect an `info` before `bestmove`.
+                let pv = best.as_ref().map_or(String::new(), |m| format!(" pv {m}"));
+                out.line(&format!("info depth 0 nodes {} time {}{pv}", outcome.nodes, outcome.time.as_millis()));
+            }
+            let ponder = outcome.best.zip(outcome.ponder).map(|(b, p)| root.line_text(&[b, p]).swap_remove(1));
+            match (best, ponder) {
+                (Some(best), Some(ponder)) => out.line(&format!("bestmove {best} ponder {ponder}")),
+                (Some(best), None) => out.line(&format!("bestmove {best}")),
+                // No legal move: UCI's convention for "none".
+                (None, _) => out.line("bestmove (none)"),
+            }
+            AfterMove::Done
+        };
+        self.engine.go(limits, Listener { info: Box::new(info), best_move: Box::new(best_move) });
     }
 
     fn perft(&mut self, depth: Option<&str>) {
@@ -360,15 +348,15 @@ impl Uci {
             Ok(d) => d,
             Err(e) => return self.info_string(&format!("go {e}")),
         };
-        self.wait_for_search();
-        self.shared.begin(false);
+        self.stop();
         let total_lines = |total| vec![String::new(), format!("Nodes searched: {total}")];
-        self.searching = Some(crate::spawn_perft(self.out.clone(), self.position.clone(), depth, self.shared.clone(), total_lines, "info string perft stopped"));
+        self.perft.start(self.out.clone(), self.engine.position().clone(), depth, total_lines, "info string perft stopped");
     }
 
     fn display(&self) {
-        let fen = self.position.fen();
-        let variant = self.position.variant();
+        let position = self.engine.position();
+        let fen = position.fen();
+        let variant = position.variant();
         let g = variant.geometry;
         let placement = fen::parse_placement(variant, fen.split(' ').next().unwrap_or("")).expect("a position's own FEN parses");
         let mut cells = vec![' '; g.cells()];
@@ -393,32 +381,18 @@ impl Uci {
         self.out.line(&format!("Fen: {fen}"));
     }
 
+    /// Ends a running search (its `bestmove` is still printed) or perft.
+    /// Also before a command that changes what a search searches: GUIs
+    /// send `stop` first, but a command that comes without one stops the
+    /// search rather than wait on one that may never end by itself.
     fn stop(&mut self) {
-        self.shared.stop.store(true, Ordering::SeqCst);
-        self.shared.pondering.store(false, Ordering::SeqCst);
-        self.join_search();
-    }
-
-    /// Ends a running search before a command that changes what it
-    /// searches. GUIs send `stop` first; a command that comes without one
-    /// stops the search here (its `bestmove` is still printed) rather than
-    /// waiting on a search that may never end by itself.
-    fn wait_for_search(&mut self) {
-        if self.searching.as_ref().is_some_and(|h| !h.is_finished()) {
-            self.stop();
-        }
-        self.join_search();
-    }
-
-    fn join_search(&mut self) {
-        if let Some(h) = self.searching.take() {
-            let _ = h.join();
-        }
+        self.engine.halt();
+        self.perft.stop();
     }
 
     /// For tests and tools: the current position.
     pub fn position(&self) -> &AnyPosition {
-        &self.position
+        self.engine.position()
     }
 }
 
@@ -462,12 +436,9 @@ fn parse_go(args: &[&str], pos: &AnyPosition) -> Result<Limits, String> {
             }
             "searchmoves" => {
                 let mut p = pos.clone();
-                let legal = p.legal_moves();
                 for m in &args[i + 1..] {
-                    if !legal.iter().any(|l| l == m) {
-                        return Err(format!("searchmoves: '{m}' is not a legal move here"));
-                    }
-                    limits.search_moves.push(m.to_string());
+                    let legal = p.parse_move(m).map_err(|_| format!("searchmoves: '{m}' is not a legal move here"))?;
+                    limits.search_moves.push(legal);
                 }
                 break;
             }

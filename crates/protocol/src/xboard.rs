@@ -8,22 +8,22 @@
 //! command first applies what is queued, so the position here is the
 //! GUI's position whenever a command is read.
 //!
-//! Pondering (`hard`): after its move the search thread goes on thinking
-//! in the position after the reply it expects, until the GUI's move
-//! comes. The expected reply makes the ponder search a normal timed one
-//! (as UCI's `ponderhit`), which then plays its move; any other move stops
-//! it unheard. A lock orders the thread's start of pondering against a
-//! stop from here, so a stop never comes before the pondering it ends.
+//! Pondering (`hard`): after its move the engine goes on thinking in the
+//! position after the reply it expects (`AfterMove::Ponder`), until the
+//! GUI's move comes. The expected reply makes the ponder search a normal
+//! timed one (as UCI's `ponderhit`), which then plays its move; any other
+//! move stops it unheard. The engine orders a stop from here against the
+//! start of pondering, so a stop never comes before the pondering it ends.
 
 use crate::output::Output;
+use crate::perft::Perft;
 use protean_rules::notation::castling_in_san;
 use protean_rules::variant::Role;
 use protean_rules::{variants, with_position, AnyPosition, AnyRules, Bitboard, Color, MoveError, Position};
-use protean_search::{search, Limits, Options, Score, Shared, TranspositionTable};
+use protean_search::{AfterMove, Engine, Limits, Listener, Score};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{channel, Receiver, Sender};
 use std::sync::{Arc, Mutex};
-use std::thread::JoinHandle;
 use std::time::Duration;
 
 use crate::uci::Flow;
@@ -50,20 +50,14 @@ pub struct XBoard {
     position: AnyPosition,
     mode: Mode,
     post: bool,
-    ponder: bool,
-    options: Options,
-    tt: Arc<TranspositionTable>,
-    shared: Arc<Shared>,
-    searching: Option<JoinHandle<()>>,
-    /// A `perft` running on its own thread (see `spawn_perft`).
-    perft: Option<JoinHandle<()>>,
+    /// `hard`: ponder after a move (read by the search's listener).
+    ponder: Arc<AtomicBool>,
+    engine: Engine,
+    perft: Perft,
     /// Set before stopping a search whose move must not be played.
     discard: Arc<AtomicBool>,
-    /// Pondering: set (under `ponder_lock`) to keep a search thread from
-    /// starting to ponder, or to end its pondering; and the reply it
-    /// ponders on while it does.
-    no_ponder: Arc<AtomicBool>,
-    ponder_lock: Arc<Mutex<Option<String>>>,
+    /// The reply the engine ponders on, in coordinates, while it does.
+    expected: Arc<Mutex<Option<String>>>,
     /// `nps N`: think by nodes, N for each second the clock allows.
     nps: Option<u64>,
     /// Whether the GUI has said anything of the clock (`level`, `time`);
@@ -91,20 +85,16 @@ impl XBoard {
         XBoard {
             out,
             position: start.clone(),
+            engine: Engine::new(start.clone()),
             start,
             rules,
             moves: Vec::new(),
             mode: Mode::Play(Color::Black),
             post: false,
-            ponder: false,
-            options: Options::default(),
-            tt: Arc::new(TranspositionTable::new(16)),
-            shared: Arc::new(Shared::default()),
-            searching: None,
-            perft: None,
+            ponder: Arc::new(AtomicBool::new(false)),
+            perft: Perft::default(),
             discard: Arc::new(AtomicBool::new(false)),
-            no_ponder: Arc::new(AtomicBool::new(false)),
-            ponder_lock: Arc::new(Mutex::new(None)),
+            expected: Arc::new(Mutex::new(None)),
             nps: None,
             clock_known: false,
             played_tx,
@@ -151,7 +141,7 @@ impl XBoard {
                 self.set_variant("standard");
                 self.mode = Mode::Play(Color::Black);
                 self.depth = None;
-                self.tt.clear();
+                self.engine.clear();
             }
             "variant" => {
                 self.abort_search();
@@ -238,29 +228,31 @@ impl XBoard {
                 self.mode = Mode::Force;
             }
             "." => {
-                let elapsed = self.shared.elapsed();
-                self.out.line(&format!("stat01: {} {} 0 0 0", elapsed.as_millis() / 10, self.shared.nodes.load(Ordering::Relaxed)));
+                let elapsed = self.engine.elapsed();
+                self.out.line(&format!("stat01: {} {} 0 0 0", elapsed.as_millis() / 10, self.engine.nodes()));
             }
             "post" => self.post = true,
             "nopost" => self.post = false,
-            "hard" => self.ponder = true,
+            "hard" => self.ponder.store(true, Ordering::SeqCst),
             "easy" => {
-                self.ponder = false;
+                self.ponder.store(false, Ordering::SeqCst);
                 self.end_pondering();
             }
             "memory" => match rest.parse::<usize>() {
                 Ok(mib) if (1..=crate::MAX_HASH_MIB).contains(&mib) => {
                     self.abort_search();
-                    match TranspositionTable::try_new(mib) {
-                        Ok(tt) => self.tt = Arc::new(tt),
-                        Err(e) => self.out.line(&format!("Error ({e}; the table stays as it was): memory {rest}")),
+                    if let Err(e) = self.engine.resize_hash(mib) {
+                        self.out.line(&format!("Error ({e}; the table stays as it was): memory {rest}"));
                     }
                 }
                 _ => self.out.line(&format!("Error (size from 1 to {} MB): memory {rest}", crate::MAX_HASH_MIB)),
             },
             "cores" => match rest.parse::<usize>() {
                 Ok(n) if n >= 1 => {
-                    self.options.threads = n.min(crate::MAX_THREADS);
+                    self.abort_search();
+                    let mut options = self.engine.options().clone();
+                    options.threads = n.min(crate::MAX_THREADS);
+                    self.engine.set_options(options);
                     if n > crate::MAX_THREADS {
                         self.out.line(&format!("# cores {n}: using {}, the most Protean runs", crate::MAX_THREADS));
                     }
@@ -384,7 +376,12 @@ impl XBoard {
     fn option(&mut self, args: &str) {
         match args.split_once('=') {
             Some(("Move Overhead", v)) => match v.trim().parse::<u64>() {
-                Ok(ms) if ms <= 5000 => self.options.move_overhead = Duration::from_millis(ms),
+                Ok(ms) if ms <= 5000 => {
+                    self.abort_search();
+                    let mut options = self.engine.options().clone();
+                    options.move_overhead = Duration::from_millis(ms);
+                    self.engine.set_options(options);
+                }
                 _ => self.out.line(&format!("Error (bad value): option {args}")),
             },
             _ => self.out.line(&format!("Error (unknown option): {args}")),
@@ -397,9 +394,8 @@ impl XBoard {
             Err(e) => return self.out.line(&format!("Error ({e}): perft {args}")),
         };
         self.abort_search();
-        self.shared.begin(false);
         let total_lines = |total| vec![format!("Nodes searched: {total}")];
-        self.perft = Some(crate::spawn_perft(self.out.clone(), self.position.clone(), depth, self.shared.clone(), total_lines, "# perft stopped"));
+        self.perft.start(self.out.clone(), self.position.clone(), depth, total_lines, "# perft stopped");
     }
 
     /// `lift SQ`: the legal targets of the piece there, as a `highlight`
@@ -440,7 +436,7 @@ impl XBoard {
     /// allows (the budget the time manager would set) times the rate.
     fn by_nodes(&self, limits: Limits) -> Limits {
         let Some(nps) = self.nps else { return limits };
-        let budget = limits.deadline(self.position.side_to_move(), self.options.move_overhead).soft.unwrap_or(DEFAULT_MOVE_TIME);
+        let budget = limits.deadline(self.position.side_to_move(), self.engine.options().move_overhead).soft.unwrap_or(DEFAULT_MOVE_TIME);
         let nodes = ((budget.as_secs_f64() * nps as f64) as u64).max(1);
         Limits { nodes: Some(nodes), depth: limits.depth, ..Limits::default() }
     }
@@ -449,7 +445,6 @@ impl XBoard {
     fn think(&mut self) {
         self.abort_search();
         self.discard.store(false, Ordering::SeqCst);
-        self.no_ponder.store(false, Ordering::SeqCst);
         if let Some(outcome) = self.position.clone().outcome() {
             // The game is over by the rules: say so, as the protocol lets
             // an engine claim a result, instead of leaving XBoard waiting
@@ -460,67 +455,55 @@ impl XBoard {
             return;
         }
         let limits = self.limits();
-        self.shared.begin(false);
         let analyzing = self.mode == Mode::Analyze;
-        let ponder = self.ponder && !analyzing;
-        let pos = self.position.clone();
-        let (out, tt, shared, options, post) = (self.out.clone(), self.tt.clone(), self.shared.clone(), self.options.clone(), self.post);
-        let played = self.played_tx.clone();
-        let (discard, no_ponder, ponder_lock) = (self.discard.clone(), self.no_ponder.clone(), self.ponder_lock.clone());
-        let handle = std::thread::Builder::new()
-            .name("search".into())
-            .stack_size(16 << 20)
-            .spawn(move || {
-                let report = |r: &protean_search::Report| {
-                    if post {
-                        let score = match r.score {
-                            Score::Centipawns(cp) => cp,
-                            Score::Mate(m) if m > 0 => 100_000 + m,
-                            Score::Mate(m) => -100_000 + m,
-                        };
-                        out.line(&format!("{} {} {} {} {}", r.depth, score, r.time.as_millis() / 10, r.nodes, r.pv.join(" ")));
-                    }
+        let (out, post) = (self.out.clone(), self.post);
+        let info = move |root: &AnyPosition, r: &protean_search::Report| {
+            if post {
+                let score = match r.score {
+                    Score::Centipawns(cp) => cp,
+                    Score::Mate(m) if m > 0 => 100_000 + m,
+                    Score::Mate(m) => -100_000 + m,
                 };
-                let (mut pos, mut pondered) = (pos, false);
-                loop {
-                    let outcome = search(&pos, &limits, &options, &tt, &shared, &report);
-                    lock(&ponder_lock).take();
-                    // Pondering that ended without the expected reply: the
-                    // GUI's move was another, and this search is void.
-                    if analyzing || discard.load(Ordering::SeqCst) || (pondered && shared.pondering.load(Ordering::SeqCst)) {
-                        return;
-                    }
-                    let Some(best) = outcome.best else { return };
-                    let shown = castling_as_o_o(&pos, &best).unwrap_or_else(|| best.clone());
-                    // Queue first, then announce: see the module comment.
-                    let _ = played.send((best.clone(), outcome.ponder.clone()));
-                    out.line(&format!("move {shown}"));
-                    let mut after = pos.clone();
-                    if after.play(&best).is_err() {
-                        return;
-                    }
-                    if let Some(end) = after.outcome() {
-                        out.line(&result_claim(end));
-                        return;
-                    }
-                    let Some(reply) = outcome.ponder.filter(|_| ponder) else { return };
-                    let mut next = after;
-                    if next.play(&reply).is_err() || next.outcome().is_some() {
-                        return;
-                    }
-                    let mut expected = lock(&ponder_lock);
-                    if no_ponder.load(Ordering::SeqCst) {
-                        return;
-                    }
-                    shared.begin(true);
-                    *expected = Some(reply);
-                    drop(expected);
-                    pos = next;
-                    pondered = true;
-                }
-            })
-            .expect("spawn the search thread");
-        self.searching = Some(handle);
+                out.line(&format!("{} {} {} {} {}", r.depth, score, r.time.as_millis() / 10, r.nodes, root.line_text(&r.pv).join(" ")));
+            }
+        };
+        let out = self.out.clone();
+        let played = self.played_tx.clone();
+        let (discard, ponder, expected) = (self.discard.clone(), self.ponder.clone(), self.expected.clone());
+        let best_move = move |root: &AnyPosition, outcome: &protean_search::Outcome| {
+            lock(&expected).take();
+            // Pondering that ended without the expected reply: the GUI's
+            // move was another, and this search is void.
+            if analyzing || discard.load(Ordering::SeqCst) || outcome.ponder_missed {
+                return AfterMove::Done;
+            }
+            let Some(best) = outcome.best else { return AfterMove::Done };
+            let text = root.move_text(best);
+            let shown = castling_as_o_o(root, &text).unwrap_or_else(|| text.clone());
+            let reply = outcome.ponder.map(|r| root.line_text(&[best, r]).swap_remove(1));
+            // Queue first, then announce: see the module comment.
+            let _ = played.send((text, reply.clone()));
+            out.line(&format!("move {shown}"));
+            let mut after = root.clone();
+            after.make(best);
+            if let Some(end) = after.outcome() {
+                out.line(&result_claim(end));
+                return AfterMove::Done;
+            }
+            let (Some(r), Some(text)) = (outcome.ponder, reply) else { return AfterMove::Done };
+            if !ponder.load(Ordering::SeqCst) {
+                return AfterMove::Done;
+            }
+            let mut next = after;
+            next.make(r);
+            if next.outcome().is_some() {
+                return AfterMove::Done;
+            }
+            *lock(&expected) = Some(text);
+            AfterMove::Ponder(next)
+        };
+        self.engine.set_position(self.position.clone());
+        self.engine.go(limits, Listener { info: Box::new(info), best_move: Box::new(best_move) });
     }
 
     /// Waits for a game search to announce its move (so `ping` answers
@@ -529,11 +512,8 @@ impl XBoard {
         if self.mode == Mode::Analyze {
             return;
         }
-        while self.searching.as_ref().is_some_and(|h| !h.is_finished()) && lock(&self.ponder_lock).is_none() {
+        while self.engine.is_searching() && !self.engine.pondering() {
             std::thread::sleep(Duration::from_millis(1));
-        }
-        if self.searching.as_ref().is_some_and(|h| h.is_finished()) {
-            let _ = self.searching.take().map(|h| h.join());
         }
         self.apply_played();
     }
@@ -542,26 +522,25 @@ impl XBoard {
     /// becomes the search for the engine's next move. False otherwise.
     fn ponder_hit(&mut self, text: &str) -> bool {
         self.apply_played();
-        let Some(expected) = lock(&self.ponder_lock).clone() else { return false };
+        let Some(expected) = lock(&self.expected).clone() else { return false };
+        if !self.engine.pondering() {
+            return false;
+        }
         let coordinates = if is_castling_text(text) { self.position.clone().play_san(text).ok() } else { Some(text.to_string()) };
         if coordinates.as_deref() != Some(expected.as_str()) || self.position.play(&expected).is_err() {
             return false;
         }
         self.moves.push(expected);
         // No longer pondering: `ping` now waits for this search's move.
-        lock(&self.ponder_lock).take();
-        self.shared.ponderhit();
+        lock(&self.expected).take();
+        self.engine.ponderhit();
         true
     }
 
-    /// `easy`: a search pondering now stops, and none starts.
+    /// `easy`: a search pondering now stops (and, with `ponder` off, no
+    /// search ponders after its move).
     fn end_pondering(&mut self) {
-        let pondering = {
-            let guard = lock(&self.ponder_lock);
-            self.no_ponder.store(true, Ordering::SeqCst);
-            guard.is_some()
-        };
-        if pondering {
+        if self.engine.pondering() {
             self.abort_search();
         }
     }
@@ -572,17 +551,12 @@ impl XBoard {
         self.stop_search();
     }
 
-    /// Stops a search; a game search still plays its best move (`?`), and
-    /// does not ponder after it.
+    /// Stops a search (or perft); a game search still plays its best move
+    /// (`?`), and does not ponder after it.
     fn stop_search(&mut self) {
-        {
-            let _guard = lock(&self.ponder_lock);
-            self.no_ponder.store(true, Ordering::SeqCst);
-        }
-        self.shared.stop.store(true, Ordering::SeqCst);
-        for h in [self.searching.take(), self.perft.take()].into_iter().flatten() {
-            let _ = h.join();
-        }
+        self.engine.halt();
+        self.perft.stop();
+        lock(&self.expected).take();
         self.apply_played();
     }
 }

@@ -7,6 +7,7 @@
 
 use crate::bitboard::{Bb256, Bitboard};
 use crate::fen::{self, FenError};
+use crate::moves::Move;
 use crate::notation::MoveError;
 use crate::outcome::Outcome;
 use crate::piece::{Color, Piece};
@@ -120,6 +121,37 @@ impl AnyPosition {
     /// Legal moves in coordinate notation.
     pub fn legal_moves(&mut self) -> Vec<String> {
         with_position!(self, p => p.legal_move_list().into_iter().map(|m| p.move_text(m)).collect())
+    }
+    /// Every legal move.
+    pub fn legal_move_list(&mut self) -> Vec<Move> {
+        with_position!(self, p => p.legal_move_list())
+    }
+    /// The legal move that `text` (coordinate notation) names.
+    pub fn parse_move(&mut self, text: &str) -> Result<Move, MoveError> {
+        with_position!(self, p => p.parse_move(text))
+    }
+    /// A legal move in coordinate notation.
+    pub fn move_text(&self, m: Move) -> String {
+        with_position!(self, p => p.move_text(m))
+    }
+    /// A line of legal moves from here, in coordinate notation; each is
+    /// written in the position it is played from (a Flexichess rule change
+    /// changes how later moves read).
+    pub fn line_text(&self, line: &[Move]) -> Vec<String> {
+        with_position!(self, p => {
+            let mut p = p.clone();
+            line.iter()
+                .map(|&m| {
+                    let text = p.move_text(m);
+                    p.make(m);
+                    text
+                })
+                .collect()
+        })
+    }
+    /// Plays a legal move.
+    pub fn make(&mut self, m: Move) {
+        with_position!(self, p => p.make(m))
     }
     /// Plays a move given in coordinate notation; on error nothing changes.
     pub fn play(&mut self, text: &str) -> Result<(), MoveError> {

@@ -19,13 +19,15 @@ use crate::evaluate::{evaluate, EvalTables};
 use crate::see::see;
 use crate::time::{Deadline, Limits};
 use crate::tt::{Bound, Entry, PackedMove, TranspositionTable};
+use crate::thread_data::ThreadData;
 use crate::Shared;
-use protean_rules::variant::Role;
 use protean_rules::moves::TileShift;
+use protean_rules::variant::Role;
 use protean_rules::{Bitboard, Move, MoveKind, MoveList, Position};
 use std::collections::HashMap;
+use std::rc::Rc;
 use std::sync::atomic::Ordering;
-use std::sync::Arc;
+use std::sync::OnceLock;
 
 pub const MAX_PLY: usize = 128;
 pub const MATE: i32 = 30_000;
@@ -33,13 +35,17 @@ pub const MATE: i32 = 30_000;
 pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
 const INFINITY: i32 = MATE + 1;
 
+/// One thread's search of one position: the position it plays moves on,
+/// its thread's data, and what it shares with the other threads.
 pub(crate) struct Worker<'a, B: Bitboard> {
     pub pos: Position<B>,
     tt: &'a TranspositionTable,
+    data: &'a mut ThreadData,
     /// Evaluation tables of the root's rules, and of rules that rule
-    /// changes (Flexichess) reach in the tree, by the rules' key.
-    eval: Arc<EvalTables<B>>,
-    eval_by_rules: HashMap<u64, Arc<EvalTables<B>>>,
+    /// changes (Flexichess) reach in the tree, by the rules' key. Each
+    /// thread builds its own: the reference counts are the thread's alone.
+    eval: Rc<EvalTables<B>>,
+    eval_by_rules: HashMap<u64, Rc<EvalTables<B>>>,
     shared: &'a Shared,
     limits: &'a Limits,
     deadline: Deadline,
@@ -47,21 +53,11 @@ pub(crate) struct Worker<'a, B: Bitboard> {
     pub nodes: u64,
     unreported_nodes: u64,
     pub seldepth: usize,
-    killers: Vec<[Option<Move>; 2]>,
-    history: Vec<i32>,
-    lists: Vec<MoveList>,
-    /// Per ply, buffers a node fills and leaves for the next node at that
-    /// ply, so that the tree allocates nothing once they have grown: the
-    /// move scores, the quiet moves tried, quiescence's ordered moves.
-    scores: Vec<Vec<i32>>,
-    quiets: Vec<Vec<Move>>,
-    ordered: Vec<Vec<(i32, Move)>>,
-    pv: Vec<Vec<Move>>,
     pub root_moves: Vec<Move>,
     /// Root moves already given a line in this iteration (MultiPV).
     excluded: Vec<Move>,
     pub stopped: bool,
-    lmr: Vec<[u8; 64]>,
+    lmr: &'static LateMoveReductions,
     /// Below the root, play a turn as two plies (see the module comment).
     split_turns: bool,
 }
@@ -108,32 +104,38 @@ fn from_tt(score: i16, ply: usize) -> i32 {
     }
 }
 
+/// Late move reductions by depth and move number.
+type LateMoveReductions = [[u8; 64]; 64];
+
+fn late_move_reductions() -> &'static LateMoveReductions {
+    static TABLE: OnceLock<LateMoveReductions> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut table = [[0u8; 64]; 64];
+        for (d, row) in table.iter_mut().enumerate().skip(1) {
+            for (n, r) in row.iter_mut().enumerate().skip(1) {
+                *r = (0.75 + (d as f64).ln() * (n as f64).ln() / 2.25) as u8;
+            }
+        }
+        table
+    })
+}
+
 impl<'a, B: Bitboard> Worker<'a, B> {
     #[allow(clippy::too_many_arguments)]
-    pub fn new(pos: Position<B>, tt: &'a TranspositionTable, eval: Arc<EvalTables<B>>, shared: &'a Shared, limits: &'a Limits, deadline: Deadline, main: bool, split_turns: bool) -> Self {
-        let cells = pos.rules().geometry.cells();
+    pub fn new(mut pos: Position<B>, tt: &'a TranspositionTable, data: &'a mut ThreadData, shared: &'a Shared, limits: &'a Limits, deadline: Deadline, main: bool, split_turns: bool) -> Self {
+        data.prepare(pos.rules().geometry.cells());
         let mut root = MoveList::new();
-        let mut p = pos;
-        p.legal_moves(&mut root);
+        pos.legal_moves(&mut root);
         let mut root_moves: Vec<Move> = root.to_vec();
         if !limits.search_moves.is_empty() {
-            root_moves.retain(|&m| limits.search_moves.contains(&p.move_text(m)));
+            root_moves.retain(|m| limits.search_moves.contains(m));
         }
-        let lmr = (0..64)
-            .map(|d| {
-                let mut row = [0u8; 64];
-                for (n, r) in row.iter_mut().enumerate() {
-                    if d > 0 && n > 0 {
-                        *r = (0.75 + (d as f64).ln() * (n as f64).ln() / 2.25) as u8;
-                    }
-                }
-                row
-            })
-            .collect();
-        let split_turns = split_turns && p.tiles_move();
+        let split_turns = split_turns && pos.tiles_move();
+        let eval = Rc::new(EvalTables::new(pos.rules()));
         Worker {
-            pos: p,
+            pos,
             tt,
+            data,
             eval,
             eval_by_rules: HashMap::new(),
             shared,
@@ -143,17 +145,10 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             nodes: 0,
             unreported_nodes: 0,
             seldepth: 0,
-            killers: vec![[None; 2]; MAX_PLY + 1],
-            history: vec![0; 2 * cells * cells],
-            lists: (0..=MAX_PLY).map(|_| MoveList::new()).collect(),
-            scores: vec![Vec::new(); MAX_PLY + 1],
-            quiets: vec![Vec::new(); MAX_PLY + 1],
-            ordered: vec![Vec::new(); MAX_PLY + 1],
-            pv: vec![Vec::new(); MAX_PLY + 1],
             root_moves,
             excluded: Vec::new(),
             stopped: false,
-            lmr,
+            lmr: late_move_reductions(),
             split_turns,
         }
     }
@@ -218,24 +213,25 @@ impl<'a, B: Bitboard> Worker<'a, B> {
         if let Some(k) = m.promotion() {
             return 1_900_000 + t.value(k);
         }
-        if self.killers[ply][0] == Some(m) {
+        let killers = &self.data.stack[ply].killers;
+        if killers[0] == Some(m) {
             return 1_800_000;
         }
-        if self.killers[ply][1] == Some(m) {
+        if killers[1] == Some(m) {
             return 1_799_000;
         }
-        self.history[self.history_index(m)]
+        self.data.history[self.history_index(m)]
     }
 
     /// The evaluation tables of the rules in force: a piece redefined by a
     /// rule change is valued from its new mobility.
-    fn tables(&mut self) -> Arc<EvalTables<B>> {
+    fn tables(&mut self) -> Rc<EvalTables<B>> {
         let key = self.pos.rules().key;
         if key == self.eval.rules_key {
             return self.eval.clone();
         }
         let rules = self.pos.rules().clone();
-        self.eval_by_rules.entry(key).or_insert_with(|| Arc::new(EvalTables::new(&rules))).clone()
+        self.eval_by_rules.entry(key).or_insert_with(|| Rc::new(EvalTables::new(&rules))).clone()
     }
 
     fn has_pieces_beyond_pawns(&self) -> bool {
@@ -245,7 +241,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
     }
 
     /// Searches the root to `depth` inside (alpha, beta); the line found is
-    /// in `self.pv[0]`.
+    /// the root frame's `pv`.
     pub fn root(&mut self, depth: i32, alpha: i32, beta: i32) -> i32 {
         self.negamax(alpha, beta, depth, 0, true, false)
     }
@@ -274,7 +270,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
     }
 
     fn negamax(&mut self, mut alpha: i32, mut beta: i32, depth: i32, ply: usize, pv_node: bool, can_null: bool) -> i32 {
-        self.pv[ply].clear();
+        self.data.stack[ply].pv.clear();
         if ply > 0 {
             if self.stopped {
                 return 0;
@@ -335,7 +331,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             }
         }
 
-        let mut moves = std::mem::replace(&mut self.lists[ply], MoveList::empty());
+        let mut moves = std::mem::replace(&mut self.data.stack[ply].moves, MoveList::empty());
         self.generate(&mut moves, ply, false);
         let us = self.pos.side_to_move();
         if ply == 0 {
@@ -351,17 +347,17 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             }
         }
         if moves.is_empty() {
-            self.lists[ply] = moves;
+            self.data.stack[ply].moves = moves;
             return if ply == 0 && !self.excluded.is_empty() { -INFINITY } else if in_check { -MATE + ply as i32 } else { 0 };
         }
-        let mut scores = std::mem::take(&mut self.scores[ply]);
+        let mut scores = std::mem::take(&mut self.data.stack[ply].scores);
         scores.clear();
         scores.extend(moves.iter().map(|&m| self.order_score(m, tt_move, ply, &t)));
 
         let original_alpha = alpha;
         let mut best = -INFINITY;
         let mut best_move = None;
-        let mut quiets_tried = std::mem::take(&mut self.quiets[ply]);
+        let mut quiets_tried = std::mem::take(&mut self.data.stack[ply].quiets);
         quiets_tried.clear();
         for n in 0..moves.len() {
             // Selection sort: the next best-ordered move.
@@ -396,7 +392,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
                     if pv_node {
                         r -= 1;
                     }
-                    if self.killers[ply].contains(&Some(m)) {
+                    if self.data.stack[ply].killers.contains(&Some(m)) {
                         r -= 1;
                     }
                     r = r.clamp(0, new_depth - 1);
@@ -412,9 +408,9 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             };
             self.pos.unmake();
             if self.stopped {
-                self.lists[ply] = moves;
-                self.scores[ply] = scores;
-                self.quiets[ply] = quiets_tried;
+                self.data.stack[ply].moves = moves;
+                self.data.stack[ply].scores = scores;
+                self.data.stack[ply].quiets = quiets_tried;
                 return 0;
             }
             if score > best {
@@ -422,22 +418,26 @@ impl<'a, B: Bitboard> Worker<'a, B> {
                 if score > alpha {
                     alpha = score;
                     best_move = Some(m);
-                    let (head, tail) = self.pv.split_at_mut(ply + 1);
-                    head[ply].clear();
-                    head[ply].push(m);
-                    head[ply].extend_from_slice(&tail[0]);
+                    let (head, tail) = self.data.stack.split_at_mut(ply + 1);
+                    let pv = &mut head[ply].pv;
+                    pv.clear();
+                    pv.push(m);
+                    pv.extend_from_slice(&tail[0].pv);
                     if score >= beta {
                         if quiet {
-                            if self.killers[ply][0] != Some(m) {
-                                self.killers[ply][1] = self.killers[ply][0];
-                                self.killers[ply][0] = Some(m);
+                            let killers = &mut self.data.stack[ply].killers;
+                            if killers[0] != Some(m) {
+                                killers[1] = killers[0];
+                                killers[0] = Some(m);
                             }
                             let bonus = (depth * depth).min(400);
                             let i = self.history_index(m);
-                            self.history[i] += bonus - self.history[i] * bonus / 16384;
+                            let history = &mut self.data.history;
+                            history[i] += bonus - history[i] * bonus / 16384;
                             for &q in &quiets_tried {
                                 let j = self.history_index(q);
-                                self.history[j] -= bonus + self.history[j] * bonus / 16384;
+                                let history = &mut self.data.history;
+                                history[j] -= bonus + history[j] * bonus / 16384;
                             }
                         }
                         break;
@@ -448,9 +448,9 @@ impl<'a, B: Bitboard> Worker<'a, B> {
                 quiets_tried.push(m);
             }
         }
-        self.lists[ply] = moves;
-        self.scores[ply] = scores;
-        self.quiets[ply] = quiets_tried;
+        self.data.stack[ply].moves = moves;
+        self.data.stack[ply].scores = scores;
+        self.data.stack[ply].quiets = quiets_tried;
         let bound = if best >= beta {
             Bound::Lower
         } else if best > original_alpha {
@@ -463,7 +463,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
     }
 
     fn quiescence(&mut self, mut alpha: i32, beta: i32, ply: usize) -> i32 {
-        self.pv[ply].clear();
+        self.data.stack[ply].pv.clear();
         self.count_node();
         if self.stopped {
             return 0;
@@ -481,11 +481,11 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             return stand_pat;
         }
         alpha = alpha.max(stand_pat);
-        let mut moves = std::mem::replace(&mut self.lists[ply], MoveList::empty());
+        let mut moves = std::mem::replace(&mut self.data.stack[ply].moves, MoveList::empty());
         self.generate(&mut moves, ply, true);
         let us = self.pos.side_to_move();
         if moves.is_empty() {
-            self.lists[ply] = moves;
+            self.data.stack[ply].moves = moves;
             return if in_check { -MATE + ply as i32 } else { stand_pat };
         }
         // In check with only rule changes to answer it (Flexichess): each
@@ -493,10 +493,10 @@ impl<'a, B: Bitboard> Worker<'a, B> {
         // the ply cap after `e2e4 N=NN`). Not mate, not quiet: the static
         // score stands, and the main search looks at such lines properly.
         if in_check && moves.iter().all(|m| m.kind == MoveKind::Redefine) {
-            self.lists[ply] = moves;
+            self.data.stack[ply].moves = moves;
             return evaluate(&self.pos, &t);
         }
-        let mut order = std::mem::take(&mut self.ordered[ply]);
+        let mut order = std::mem::take(&mut self.data.stack[ply].ordered);
         order.clear();
         order.extend(moves.iter().map(|&m| (self.order_score(m, None, ply, &t), m)));
         order.sort_unstable_by_key(|o| std::cmp::Reverse(o.0));
@@ -528,13 +528,13 @@ impl<'a, B: Bitboard> Worker<'a, B> {
                 }
             }
         }
-        self.lists[ply] = moves;
-        self.ordered[ply] = order;
+        self.data.stack[ply].moves = moves;
+        self.data.stack[ply].ordered = order;
         best
     }
 
     pub fn principal_variation(&self) -> Vec<Move> {
-        self.pv[0].clone()
+        self.data.stack[0].pv.clone()
     }
 
     pub fn set_excluded(&mut self, excluded: Vec<Move>) {

@@ -1,6 +1,6 @@
 //! Search limits and time management.
 
-use protean_rules::Color;
+use protean_rules::{Color, Move};
 use std::time::Duration;
 
 /// What `go` asked for (UCI's terms).
@@ -16,8 +16,8 @@ pub struct Limits {
     pub mate: Option<u32>,
     pub infinite: bool,
     pub ponder: bool,
-    /// Root moves to consider (coordinate notation); empty means all.
-    pub search_moves: Vec<String>,
+    /// Root moves to consider; empty means all.
+    pub search_moves: Vec<Move>,
 }
 
 /// The clock's floor, in Move Overheads (100 ms at the default 10 ms).

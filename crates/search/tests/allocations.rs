@@ -1,10 +1,11 @@
 //! The search tree allocates nothing: with a global allocator that counts,
 //! a deeper search (many times the nodes) makes no more allocations than
 //! a shallower one but for a few per iteration (the reported lines). Run
-//! on one thread with a depth limit, so no thread is started.
+//! on one thread with a depth limit; the engine's thread is started (and
+//! its per-ply stack allocated) before the count begins.
 
 use protean_rules::AnyRules;
-use protean_search::{search, Limits, Options, Shared, TranspositionTable};
+use protean_search::{Engine, Limits};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -32,12 +33,10 @@ static GLOBAL: Counting = Counting;
 /// Allocations and nodes of a fixed-depth search of `fen`.
 fn search_counts(variant: &str, fen: &str, depth: u32) -> (u64, u64) {
     let pos = AnyRules::by_name(variant).unwrap().from_fen(fen).unwrap();
-    let tt = TranspositionTable::new(16);
-    let options = Options { move_overhead: std::time::Duration::ZERO, ..Options::default() };
+    let mut engine = Engine::new(pos);
     let limits = Limits { depth: Some(depth), ..Limits::default() };
-    let shared = Shared::default();
     let before = ALLOCATIONS.load(Ordering::Relaxed);
-    let outcome = search(&pos, &limits, &options, &tt, &shared, &|_| {});
+    let outcome = engine.search(limits);
     (ALLOCATIONS.load(Ordering::Relaxed) - before, outcome.nodes)
 }
 

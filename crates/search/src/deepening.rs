@@ -1,0 +1,257 @@
+//! One search, as the main thread runs it: iterative deepening with
+//! aspiration windows and MultiPV lines, helpers on the other threads
+//! (Lazy SMP: each runs the same deepening on its own copy of the
+//! position, one or two plies ahead, and shares only the transposition
+//! table), a watchdog for the hard deadline, and the pick of a weakened
+//! skill. Then, if the listener asks for it, pondering on the expected
+//! reply (XBoard's own pondering).
+
+use crate::search::{Worker, MAX_PLY};
+use crate::skill::{self, Random};
+use crate::thread_data::ThreadData;
+use crate::thread_pool::{CountedDown, Countdown, Job};
+use crate::time::{Deadline, Limits};
+use crate::tt::TranspositionTable;
+use crate::{AfterMove, Listener, Options, Outcome, Report, Score, Shared, MATE};
+use protean_rules::moves::TileShift;
+use protean_rules::{with_position, AnyPosition, Bitboard, Move, MoveKind};
+use std::sync::atomic::Ordering;
+use std::sync::mpsc::Sender;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// What one search is asked, shared with its helper threads.
+pub(crate) struct Request {
+    pub limits: Limits,
+    pub options: Options,
+    pub tt: Arc<TranspositionTable>,
+    pub shared: Arc<Shared>,
+}
+
+/// The main thread's job: searches `root`, tells the listener, and while
+/// the listener answers with a position to ponder on (and nobody has
+/// stopped the engine), searches that.
+pub(crate) fn run(mut root: AnyPosition, request: Arc<Request>, mut listener: Listener, helpers: Vec<Sender<Job>>, data: &mut ThreadData) {
+    loop {
+        let outcome = search(&root, &request, &*listener.info, &helpers, data);
+        match (listener.best_move)(&root, &outcome) {
+            AfterMove::Done => return,
+            AfterMove::Ponder(next) => {
+                if !request.shared.begin_pondering() {
+                    return;
+                }
+                root = next;
+            }
+        }
+    }
+}
+
+type Info<'a> = &'a (dyn Fn(&AnyPosition, &Report) + Send + Sync);
+
+fn search(root: &AnyPosition, request: &Arc<Request>, info: Info, helpers: &[Sender<Job>], data: &mut ThreadData) -> Outcome {
+    let Request { limits, options, tt, shared } = &**request;
+    tt.new_search();
+    let deadline = limits.deadline(root.side_to_move(), options.move_overhead);
+    let threads = options.threads.clamp(1, helpers.len() + 1);
+    std::thread::scope(|scope| {
+        let watchdog = deadline.hard.map(|hard| scope.spawn(move || watchdog(shared, hard)));
+        let helpers_done = Arc::new(Countdown::new(threads - 1));
+        let mut outcome = with_position!(root, p => {
+            // The main thread's worker first: with more threads than
+            // cores, helpers would otherwise search while it is built.
+            let worker = Worker::new(p.clone(), tt, data, shared, limits, deadline, true, options.split_turns);
+            for (id, jobs) in helpers.iter().enumerate().take(threads - 1) {
+                let (root, request, done) = (root.clone(), request.clone(), helpers_done.clone());
+                let job: Job = Box::new(move |data| {
+                    let _done = CountedDown(&done);
+                    let Request { limits, options, tt, shared } = &*request;
+                    with_position!(&root, p => helper(Worker::new(p.clone(), tt, data, shared, limits, deadline, false, options.split_turns), shared, id + 1));
+                });
+                if jobs.send(job).is_err() {
+                    helpers_done.count_down();
+                }
+            }
+            main_thread(worker, root, limits, options, tt, shared, deadline, info)
+        });
+        shared.stop.store(true, Ordering::SeqCst);
+        helpers_done.wait();
+        if let Some(w) = watchdog {
+            w.thread().unpark();
+        }
+        outcome.nodes = shared.nodes.load(Ordering::Relaxed);
+        outcome.time = shared.elapsed();
+        outcome.ponder_missed = shared.pondering.load(Ordering::SeqCst);
+        outcome
+    })
+}
+
+/// Stops the search at the hard deadline from a thread of its own, so the
+/// clock holds even when search threads outnumber the cores (the main
+/// thread may wait long for its turn on one) and inside a node that takes
+/// long (a Beyond Chess turn list, a Flexichess rule set compiled). The
+/// deadline waits while pondering, as the main thread's own check does.
+fn watchdog(shared: &Shared, hard: Duration) {
+    while !shared.stop.load(Ordering::SeqCst) {
+        if shared.pondering.load(Ordering::SeqCst) {
+            std::thread::park_timeout(Duration::from_millis(1));
+            continue;
+        }
+        let left = hard.saturating_sub(shared.elapsed());
+        if left.is_zero() {
+            shared.stop.store(true, Ordering::SeqCst);
+            return;
+        }
+        std::thread::park_timeout(left.min(Duration::from_millis(5)));
+    }
+}
+
+/// A Lazy SMP helper: the same iterative deepening, reporting nothing; it
+/// only fills the shared table. It keeps one ply (two on even threads)
+/// ahead of the main thread, so what it stores is what the main thread's
+/// next iteration will ask for.
+fn helper<B: Bitboard>(mut w: Worker<B>, shared: &Shared, id: usize) {
+    if w.root_moves.is_empty() {
+        return;
+    }
+    let lead = 1 + id.is_multiple_of(2) as i32;
+    let mut depth = 1;
+    while !w.stopped && depth < MAX_PLY as i32 {
+        w.root(depth, -MATE - 1, MATE + 1);
+        depth = (depth + 1).max(shared.main_depth.load(Ordering::Relaxed) as i32 + lead);
+    }
+    w.flush_nodes();
+}
+
+/// A line with split turns written as whole turns: a piece move that a
+/// tile shift follows, and that shift, become one move.
+fn whole_turns(line: &[Move]) -> Vec<Move> {
+    let mut out: Vec<Move> = Vec::with_capacity(line.len());
+    for &m in line {
+        match out.last_mut() {
+            Some(last) if last.shift == TileShift::FOLLOWS && m.kind == MoveKind::Shift => {
+                last.shift = if m.from == m.to { TileShift::NONE } else { TileShift(m.from, m.to) };
+            }
+            _ => out.push(m),
+        }
+    }
+    // A line cut between the two plies ends with the piece move alone.
+    if let Some(last) = out.last_mut() {
+        if last.shift == TileShift::FOLLOWS {
+            out.pop();
+        }
+    }
+    out
+}
+
+#[allow(clippy::too_many_arguments)]
+fn main_thread<B: Bitboard>(mut w: Worker<B>, root: &AnyPosition, limits: &Limits, options: &Options, tt: &TranspositionTable, shared: &Shared, deadline: Deadline, info: Info) -> Outcome {
+    let mut outcome = Outcome::default();
+    let mut max_depth = limits.depth.unwrap_or(MAX_PLY as u32 - 1).clamp(1, MAX_PLY as u32 - 1);
+    let mut lines_wanted = options.multi_pv.max(1);
+    let skill = options.skill.filter(|s| !s.is_full());
+    if let Some(skill) = skill {
+        max_depth = max_depth.min(skill.depth_cap());
+        lines_wanted = lines_wanted.max(skill::LINES);
+    }
+    let lines_wanted = lines_wanted.min(w.root_moves.len());
+    let mut best: Option<(Move, Vec<Move>)> = None;
+    // The lines of the last finished iteration, for a limited skill's pick.
+    let mut last_lines: Vec<(Move, Vec<Move>, i32)> = Vec::new();
+    let mut previous = 0;
+    'deepening: for depth in 1..=max_depth as i32 {
+        if w.root_moves.is_empty() {
+            break;
+        }
+        shared.main_depth.store(depth as u32, Ordering::Relaxed);
+        let mut chosen: Vec<Move> = Vec::new();
+        let mut lines: Vec<(Move, Vec<Move>, i32)> = Vec::new();
+        for line in 0..lines_wanted {
+            w.set_excluded(chosen.clone());
+            // Aspiration window around the last score, widened on failure.
+            let mut delta = 30;
+            let (mut alpha, mut beta) = if depth >= 5 && line == 0 { (previous - delta, previous + delta) } else { (-MATE - 1, MATE + 1) };
+            let score = loop {
+                let s = w.root(depth, alpha, beta);
+                if w.stopped {
+                    break s;
+                }
+                if s <= alpha {
+                    alpha = (alpha - delta).max(-MATE - 1);
+                } else if s >= beta {
+                    beta = (beta + delta).min(MATE + 1);
+                } else {
+                    break s;
+                }
+                delta *= 2;
+            };
+            let pv = whole_turns(&w.principal_variation());
+            if w.stopped {
+                // An unfinished iteration still counts if its first line
+                // finished a better move than the last iteration's.
+                if line == 0 && !pv.is_empty() && score > previous && best.is_some() {
+                    best = Some((pv[0], pv));
+                }
+                break 'deepening;
+            }
+            let Some(&first) = pv.first() else { break 'deepening };
+            chosen.push(first);
+            lines.push((first, pv.clone(), score));
+            if line == 0 {
+                previous = score;
+                best = Some((first, pv.clone()));
+                outcome.score = Some(Score::from_internal(score));
+                outcome.depth = depth as u32;
+            }
+            w.flush_nodes();
+            let elapsed = shared.elapsed();
+            let nodes = shared.nodes.load(Ordering::Relaxed);
+            info(
+                root,
+                &Report {
+                    depth: depth as u32,
+                    seldepth: w.seldepth,
+                    multi_pv: line + 1,
+                    score: Score::from_internal(score),
+                    nodes,
+                    nps: (nodes as f64 / elapsed.as_secs_f64().max(1e-6)) as u64,
+                    hashfull: tt.hashfull(),
+                    time: elapsed,
+                    pv,
+                },
+            );
+        }
+        last_lines = lines;
+        if let (Some(mate), Some(Score::Mate(m))) = (limits.mate, outcome.score) {
+            if m > 0 && m as u32 <= mate {
+                break;
+            }
+        }
+        if !shared.pondering.load(Ordering::Relaxed) {
+            if let Some(soft) = deadline.soft {
+                if shared.elapsed() >= soft {
+                    break;
+                }
+            }
+        }
+    }
+    // `go infinite` and `go ponder` wait for `stop` (or `ponderhit`).
+    while (limits.infinite || shared.pondering.load(Ordering::Relaxed)) && !shared.stop.load(Ordering::Relaxed) {
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    w.flush_nodes();
+    if let Some(skill) = skill {
+        if last_lines.len() > 1 {
+            last_lines.sort_by_key(|l| std::cmp::Reverse(l.2));
+            let scores: Vec<i32> = last_lines.iter().map(|l| l.2).collect();
+            let (m, pv, _) = last_lines.swap_remove(skill.pick(&scores, &mut Random::from_clock()));
+            best = Some((m, pv));
+        }
+    }
+    // With no finished iteration (stopped at once), any legal move beats none.
+    let (best_move, pv) = best.unwrap_or_else(|| (w.root_moves.first().copied().unwrap_or(Move::NULL), Vec::new()));
+    if best_move.kind != MoveKind::Null {
+        outcome.best = Some(best_move);
+        outcome.ponder = w.ponder_move(best_move, &pv);
+    }
+    outcome
+}

@@ -1,0 +1,66 @@
+//! What a search thread keeps from one search to the next: its move
+//! ordering histories and a stack of per-ply frames whose buffers, once
+//! grown, serve every later node at that ply, so that the tree allocates
+//! nothing. `Engine::clear` (UCI's `ucinewgame`, XBoard's `new`) empties
+//! it; between the moves of one game it carries what the last search
+//! learned into the next.
+
+use crate::search::MAX_PLY;
+use protean_rules::{Move, MoveList};
+
+/// One ply of the search stack.
+pub(crate) struct Frame {
+    /// The node's moves; while a node uses them the slot holds an empty
+    /// list (see `MoveList::empty`).
+    pub moves: MoveList,
+    /// Ordering scores, parallel to `moves`.
+    pub scores: Vec<i32>,
+    /// Quiet moves searched without a cutoff (their history falls).
+    pub quiets: Vec<Move>,
+    /// Quiescence's moves in the order they are tried.
+    pub ordered: Vec<(i32, Move)>,
+    /// The principal variation from this ply.
+    pub pv: Vec<Move>,
+    /// Quiet moves that cut off at this ply, most recent first.
+    pub killers: [Option<Move>; 2],
+}
+
+impl Frame {
+    fn new() -> Frame {
+        Frame { moves: MoveList::new(), scores: Vec::new(), quiets: Vec::new(), ordered: Vec::new(), pv: Vec::new(), killers: [None; 2] }
+    }
+}
+
+/// A search thread's own data (Stockfish's per-thread `Worker` state,
+/// viridithas's `ThreadData`).
+pub(crate) struct ThreadData {
+    /// Quiet-move history by side, from-cell and to-cell.
+    pub history: Vec<i32>,
+    /// The board size `history` is laid out for.
+    cells: usize,
+    pub stack: Vec<Frame>,
+}
+
+impl ThreadData {
+    pub fn new() -> ThreadData {
+        ThreadData { history: Vec::new(), cells: 0, stack: (0..=MAX_PLY).map(|_| Frame::new()).collect() }
+    }
+
+    /// Forgets what earlier searches learned (a new game).
+    pub fn clear(&mut self) {
+        self.history.fill(0);
+        for frame in &mut self.stack {
+            frame.killers = [None; 2];
+        }
+    }
+
+    /// Readies the data for a board of `cells` cells: histories of
+    /// another board size mean nothing here and start again.
+    pub fn prepare(&mut self, cells: usize) {
+        if self.cells != cells {
+            self.cells = cells;
+            self.history = vec![0; 2 * cells * cells];
+            self.clear();
+        }
+    }
+}
