@@ -500,7 +500,7 @@ impl XBoard {
                 return AfterMove::Done;
             }
             *lock(&expected) = Some(text);
-            AfterMove::Ponder(next)
+            AfterMove::Ponder(Box::new(next))
         };
         self.engine.set_position(self.position.clone());
         self.engine.go(limits, Listener { info: Box::new(info), best_move: Box::new(best_move) });

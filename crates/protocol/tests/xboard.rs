@@ -202,9 +202,7 @@ fn pondering_plays_on_a_hit_and_drops_its_search_on_a_miss() {
     // Another reply than the one pondered on: the ponder search is void
     // and the engine answers the move played, legally.
     let mut pos = protean_rules::AnyRules::by_name("standard").unwrap().start();
-    for m in ["e2e4"] {
-        pos.play(m).unwrap();
-    }
+    pos.play("e2e4").unwrap();
     s.send("force");
     s.send("new");
     s.send("hard");

@@ -40,7 +40,7 @@ pub(crate) fn run(mut root: AnyPosition, request: Arc<Request>, mut listener: Li
                 if !request.shared.begin_pondering() {
                     return;
                 }
-                root = next;
+                root = *next;
             }
         }
     }

@@ -197,14 +197,19 @@ pub enum AfterMove {
     /// `go ponder`, which `ponderhit` turns into a timed search for the
     /// next move and which reports to the same listener. Not started if
     /// the engine was stopped meanwhile.
-    Ponder(AnyPosition),
+    Ponder(Box<AnyPosition>),
 }
+
+/// Hears each finished line, with the position searched.
+pub type InfoListener = Box<dyn Fn(&AnyPosition, &Report) + Send + Sync>;
+/// Hears the move, with the position searched, and says what follows.
+pub type BestMoveListener = Box<dyn FnMut(&AnyPosition, &Outcome) -> AfterMove + Send>;
 
 /// Where a search reports: its lines as they finish (from the searching
 /// thread), then its move. Both get the position searched.
 pub struct Listener {
-    pub info: Box<dyn Fn(&AnyPosition, &Report) + Send + Sync>,
-    pub best_move: Box<dyn FnMut(&AnyPosition, &Outcome) -> AfterMove + Send>,
+    pub info: InfoListener,
+    pub best_move: BestMoveListener,
 }
 
 impl Listener {
