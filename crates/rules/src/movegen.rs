@@ -16,6 +16,16 @@ use crate::position::Position;
 use crate::tables::Rules;
 use crate::variant::Role;
 
+/// Which moves a generator produces, for a search that tries them in
+/// stages: the noisy ones (captures of every kind, and pawn moves onto the
+/// promotion zone, promoting or not) before the quiet rest.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MoveSet {
+    All,
+    Noisy,
+    Quiet,
+}
+
 /// What legality testing needs to know about the side to move, computed
 /// once per position.
 #[derive(Clone, Copy, Debug)]
@@ -116,7 +126,7 @@ impl<B: Bitboard> Position<B> {
 
     /// Appends every pseudo-legal move of the side to move.
     pub fn generate(&self, out: &mut MoveList) {
-        self.generate_pieces(out, self.pieces(self.side_to_move()), !B::EMPTY);
+        self.generate_pieces(out, self.pieces(self.side_to_move()), MoveSet::All);
         self.generate_castling(out);
         self.generate_en_passant(out);
         self.generate_leg_captures(out);
@@ -124,10 +134,8 @@ impl<B: Bitboard> Position<B> {
     }
 
     /// Leaps and rides (not castling, en passant, middle-cell captures or
-    /// swaps) of our pieces on `from_cells`;
-    /// non-captures only onto `quiet_cells` (pawns also onto their
-    /// promotion zone).
-    fn generate_pieces(&self, out: &mut MoveList, from_cells: B, quiet_cells: B) {
+    /// swaps) of our pieces on `from_cells`, of the set asked for.
+    fn generate_pieces(&self, out: &mut MoveList, from_cells: B, set: MoveSet) {
         let rules = self.rules();
         let us = self.side_to_move();
         let them = self.pieces(!us);
@@ -140,14 +148,21 @@ impl<B: Bitboard> Position<B> {
             }
             let is_pawn = rules.roles[kind] == Role::Pawn;
             for from in mine.cells() {
-                let (mut quiet, captures) = self.targets(us, kind, from, blockers, empty, them);
+                let (quiet, captures) = self.targets(us, kind, from, blockers, empty, them);
                 if is_pawn {
                     let zone = rules.promotion_zone[us as usize];
-                    quiet &= quiet_cells | zone;
-                    self.push_pawn_moves(out, from, quiet & !zone, captures & !zone, quiet & zone, captures & zone);
+                    match set {
+                        MoveSet::All => self.push_pawn_moves(out, from, quiet & !zone, captures & !zone, quiet & zone, captures & zone),
+                        MoveSet::Noisy => self.push_pawn_moves(out, from, B::EMPTY, captures & !zone, quiet & zone, captures & zone),
+                        MoveSet::Quiet => push_all(out, from, quiet & !zone, MoveKind::Quiet),
+                    }
                 } else {
-                    push_all(out, from, quiet & quiet_cells, MoveKind::Quiet);
-                    push_all(out, from, captures, MoveKind::Capture);
+                    if set != MoveSet::Noisy {
+                        push_all(out, from, quiet, MoveKind::Quiet);
+                    }
+                    if set != MoveSet::Quiet {
+                        push_all(out, from, captures, MoveKind::Capture);
+                    }
                 }
             }
         }
@@ -251,30 +266,90 @@ impl<B: Bitboard> Position<B> {
     }
 
     fn generate_castling(&self, out: &mut MoveList) {
-        let rights = self.castling_rights();
-        if rights == 0 {
+        if self.castling_rights() == 0 {
             return;
         }
+        for (i, c) in self.rules().castling.iter().enumerate() {
+            if self.may_castle(i) {
+                let mut m = Move::new(c.king_from, c.move_to, MoveKind::Castle);
+                m.aux = i as u8;
+                out.push(m);
+            }
+        }
+    }
+
+    /// Whether the side to move may castle by entry `i` of the castling
+    /// table now.
+    fn may_castle(&self, i: usize) -> bool {
         let us = self.side_to_move();
         let blockers = self.blockers();
-        for (i, c) in self.rules().castling.iter().enumerate() {
-            if c.color != us || rights >> i & 1 == 0 || (blockers & c.must_be_empty).any() {
-                continue;
-            }
-            if c.must_be_safe.cells().any(|cell| self.attacked_with(cell, !us, blockers)) {
-                continue;
-            }
-            // Where the castling rook shielded the king's last cell (in
-            // Chess960 a rook on b1 between a queen on a1 and the king on
-            // c1), moving it exposes the king.
-            let after = (blockers ^ B::cell(c.king_from) ^ B::cell(c.rook_from)) | B::cell(c.king_to) | B::cell(c.rook_to);
-            if self.attacked_with(c.king_to, !us, after) {
-                continue;
-            }
-            let mut m = Move::new(c.king_from, c.move_to, MoveKind::Castle);
-            m.aux = i as u8;
-            out.push(m);
+        let c = &self.rules().castling[i];
+        if c.color != us || self.castling_rights() >> i & 1 == 0 || (blockers & c.must_be_empty).any() {
+            return false;
         }
+        if c.must_be_safe.cells().any(|cell| self.attacked_with(cell, !us, blockers)) {
+            return false;
+        }
+        // Where the castling rook shielded the king's last cell (in
+        // Chess960 a rook on b1 between a queen on a1 and the king on
+        // c1), moving it exposes the king.
+        let after = (blockers ^ B::cell(c.king_from) ^ B::cell(c.rook_from)) | B::cell(c.king_to) | B::cell(c.rook_to);
+        !self.attacked_with(c.king_to, !us, after)
+    }
+
+    /// Whether `m`, a move from elsewhere (the hash table, a killer of a
+    /// sibling node), is a legal move here: what the generators would
+    /// produce, tested without generating anything. Not for boards whose
+    /// tiles move (their turns are generated whole).
+    pub fn is_legal_move(&mut self, m: Move, safety: &KingSafety<B>) -> bool {
+        debug_assert!(!self.tiles_move());
+        let rules = self.rules();
+        let us = self.side_to_move();
+        if m.kind == MoveKind::Redefine {
+            return m.from() < rules.piece_types && m.to() < rules.variant.redefinitions.len() && self.may_redefine(m.from(), m.to());
+        }
+        let cells = rules.geometry.cells();
+        if m.from() >= cells || m.to() >= cells || m.shift != crate::moves::TileShift::NONE {
+            return false;
+        }
+        let Some(piece) = self.piece_at(m.from()).filter(|p| p.color() == us) else { return false };
+        let kind = piece.kind();
+        let is_pawn = rules.roles[kind] == Role::Pawn;
+        let promotes = is_pawn && rules.promotion_zone[us as usize].has(m.to());
+        let promotion_ok = match m.promotion() {
+            None => !promotes || !rules.variant.promotion.mandatory,
+            Some(k) => promotes && rules.variant.promotion.choices.contains(&k),
+        };
+        let pseudo_legal = match m.kind {
+            MoveKind::Quiet | MoveKind::Capture => {
+                let (quiet, captures) = self.targets(us, kind, m.from(), self.blockers(), self.vacant(), self.pieces(!us));
+                promotion_ok && m.aux == 0 && if m.kind == MoveKind::Quiet { quiet.has(m.to()) } else { captures.has(m.to()) }
+            }
+            MoveKind::Castle => {
+                let i = m.aux as usize;
+                m.promotion().is_none() && rules.castling.get(i).is_some_and(|c| c.king_from == m.from() && c.move_to == m.to()) && self.may_castle(i)
+            }
+            MoveKind::EnPassant => {
+                m.promotion().is_none()
+                    && self.en_passant() == Some(m.to())
+                    && m.aux as usize == self.ep_victim()
+                    && self.en_passant_takers(m.to(), us).has(m.from())
+            }
+            MoveKind::LegCapture => {
+                m.promotion().is_none()
+                    && rules.jumpers.contains(&kind)
+                    && rules.moves[us as usize][kind].leg_captures[m.from()].contains(&(m.aux, m.to))
+                    && self.pieces(!us).has(m.aux as usize)
+                    && self.vacant().has(m.to())
+            }
+            MoveKind::Swap => {
+                m.promotion().is_none() && m.aux == 0 && rules.variant.king_swaps_with.is_some_and(|partner| {
+                    self.king(us) == Some(m.from()) && self.pieces_of(us, partner).has(m.to()) && m.from().abs_diff(m.to()) == 1 && rules.geometry.rank(m.from()) == rules.geometry.rank(m.to())
+                })
+            }
+            MoveKind::Null | MoveKind::Geret | MoveKind::Shift | MoveKind::Redefine => false,
+        };
+        pseudo_legal && self.is_legal(m, safety)
     }
 
     /// The king trading places with an adjacent piece of the kind the
@@ -319,9 +394,9 @@ impl<B: Bitboard> Position<B> {
     /// move, a move is a whole turn (piece move and tile shift).
     pub fn legal_moves(&mut self, out: &mut MoveList) {
         if self.tiles_move() {
-            self.legal_turns(out, !B::EMPTY, true);
+            self.legal_turns(out, MoveSet::All, true);
         } else {
-            self.legal_piece_moves(out, !B::EMPTY);
+            self.legal_piece_moves(out, MoveSet::All);
             self.legal_redefinitions(out);
         }
     }
@@ -330,12 +405,12 @@ impl<B: Bitboard> Position<B> {
     /// every legal move, since all evasions must be looked at. Where tiles
     /// move, each comes with one tile shift, not every one.
     pub fn legal_captures(&mut self, out: &mut MoveList) {
-        let quiet = if self.in_check() { !B::EMPTY } else { B::EMPTY };
+        let set = if self.in_check() { MoveSet::All } else { MoveSet::Noisy };
         if self.tiles_move() {
-            self.legal_turns(out, quiet, false);
+            self.legal_turns(out, set, false);
         } else {
-            self.legal_piece_moves(out, quiet);
-            if quiet.any() && out.is_empty() {
+            self.legal_piece_moves(out, set);
+            if set == MoveSet::All && out.is_empty() {
                 // In check with no piece to answer it, a rule change may
                 // still do (only then: a change may check back, and in
                 // quiescence that would branch without end).
@@ -348,23 +423,23 @@ impl<B: Bitboard> Position<B> {
     /// two plies (see `tiles`); elsewhere the same as `legal_moves` or
     /// `legal_captures`.
     pub fn legal_half_turns(&mut self, out: &mut MoveList, captures_only: bool) {
-        let quiet = if captures_only && !self.in_check() { B::EMPTY } else { !B::EMPTY };
+        let set = if captures_only && !self.in_check() { MoveSet::Noisy } else { MoveSet::All };
         if self.tiles_move() {
-            self.legal_plies(out, quiet, !captures_only);
+            self.legal_plies(out, set, !captures_only);
         } else {
-            self.legal_piece_moves(out, quiet);
+            self.legal_piece_moves(out, set);
             if !captures_only {
                 self.legal_redefinitions(out);
             }
         }
     }
 
-    /// Legal piece moves whose non-captures end on `quiet_cells`.
+    /// Legal piece moves of the set asked for, in `out` (cleared first).
     ///
     /// Moves that cannot expose the king (not the king's, not a possibly
     /// pinned piece's, not en passant, not in check) are generated first
     /// and kept as they are; only the rest are tested.
-    pub(crate) fn legal_piece_moves(&mut self, out: &mut MoveList, quiet_cells: B) {
+    pub fn legal_piece_moves(&mut self, out: &mut MoveList, set: MoveSet) {
         out.clear();
         let safety = self.king_safety();
         let ours = self.pieces(self.side_to_move());
@@ -373,15 +448,17 @@ impl<B: Bitboard> Position<B> {
             Some(_) if safety.in_check => ours,
             Some(king) => safety.pinned | B::cell(king),
         };
-        self.generate_pieces(out, ours & !suspects, quiet_cells);
-        if quiet_cells.any() {
+        self.generate_pieces(out, ours & !suspects, set);
+        if set != MoveSet::Noisy {
             self.generate_castling(out);
         }
         let first = out.len();
-        self.generate_pieces(out, suspects, quiet_cells);
-        self.generate_en_passant(out);
-        self.generate_leg_captures(out);
-        if quiet_cells.any() {
+        self.generate_pieces(out, suspects, set);
+        if set != MoveSet::Quiet {
+            self.generate_en_passant(out);
+            self.generate_leg_captures(out);
+        }
+        if set != MoveSet::Noisy {
             self.generate_swaps(out);
         }
         let mut i = first;

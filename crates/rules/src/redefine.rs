@@ -95,25 +95,42 @@ impl<B: Bitboard> Position<B> {
     /// both colours), and no piece of another kind gives check. Tested by
     /// walking the new movement from the enemy pieces, so that no rule
     /// set is compiled for a change that search may never play.
-    pub(crate) fn legal_redefinitions(&self, out: &mut MoveList) {
+    pub fn legal_redefinitions(&self, out: &mut MoveList) {
         let rules = self.rules();
         if rules.variant.redefinitions.is_empty() {
             return;
         }
-        let us = self.side_to_move();
-        // In check, only a change of the checking pieces' kind can help.
-        let checkers = self.king(us).map_or(B::EMPTY, |k| self.attackers_to(k, self.occupied()) & self.pieces(!us));
-        for (kind, piece) in rules.variant.pieces.iter().enumerate() {
-            if piece.role == Role::Royal || (checkers & !self.kind_bb(kind)).any() {
-                continue;
-            }
-            for (i, (r, movement)) in rules.variant.redefinitions.iter().zip(&rules.redefinition_movements).enumerate() {
-                if r.role != piece.role || *movement == piece.movement || self.would_attack_king(kind, movement, !us) {
-                    continue;
+        let checkers = self.checkers();
+        for kind in 0..rules.piece_types {
+            for i in 0..rules.variant.redefinitions.len() {
+                if self.redefinition_allowed(kind, i, checkers) {
+                    out.push(Move::new(kind, i, MoveKind::Redefine));
                 }
-                out.push(Move::new(kind, i, MoveKind::Redefine));
             }
         }
+    }
+
+    /// Whether the side to move may make `kind` move as entry `i` of the
+    /// catalogue (a legal rule change).
+    pub(crate) fn may_redefine(&self, kind: usize, i: usize) -> bool {
+        self.redefinition_allowed(kind, i, self.checkers())
+    }
+
+    fn checkers(&self) -> B {
+        let us = self.side_to_move();
+        self.king(us).map_or(B::EMPTY, |k| self.attackers_to(k, self.occupied()) & self.pieces(!us))
+    }
+
+    fn redefinition_allowed(&self, kind: usize, i: usize, checkers: B) -> bool {
+        let rules = self.rules();
+        let piece = &rules.variant.pieces[kind];
+        let (r, movement) = (&rules.variant.redefinitions[i], &rules.redefinition_movements[i]);
+        // In check, only a change of the checking pieces' kind can help.
+        piece.role != Role::Royal
+            && (checkers & !self.kind_bb(kind)).is_empty()
+            && r.role == piece.role
+            && *movement != piece.movement
+            && !self.would_attack_king(kind, movement, !self.side_to_move())
     }
 
     /// Whether a piece of `by` and `kind` would attack the other side's

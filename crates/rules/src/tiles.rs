@@ -16,6 +16,7 @@
 
 use crate::bitboard::Bitboard;
 use crate::geometry::Step;
+use crate::movegen::MoveSet;
 use crate::moves::{Move, MoveKind, MoveList, TileShift, NO_PROMOTION};
 use crate::piece::Color;
 use crate::position::Position;
@@ -147,9 +148,9 @@ impl<B: Bitboard> Position<B> {
     /// Legal plies of a turn played as two: piece moves (each followed by
     /// the same side's shift) and gerets, or, once the piece has moved,
     /// the shifts (or one `Shift` from a cell to itself when none is legal).
-    /// `quiet_cells` and `all_shifts` narrow the list as for
+    /// `set` and `all_shifts` narrow the list as for
     /// `legal_captures`.
-    pub(crate) fn legal_plies(&mut self, out: &mut MoveList, quiet_cells: B, all_shifts: bool) {
+    pub(crate) fn legal_plies(&mut self, out: &mut MoveList, set: MoveSet, all_shifts: bool) {
         out.clear();
         if self.shift_pending() {
             let shape = self.tile_moves();
@@ -163,13 +164,13 @@ impl<B: Bitboard> Position<B> {
             }
             return;
         }
-        self.legal_piece_moves(out, quiet_cells);
+        self.legal_piece_moves(out, set);
         if !self.first_turn() {
             for i in 0..out.len() {
                 out.set(i, out[i].with_shift(TileShift::FOLLOWS));
             }
         }
-        if quiet_cells.any() {
+        if set == MoveSet::All {
             self.legal_gerets(out);
         }
     }
@@ -195,8 +196,8 @@ impl<B: Bitboard> Position<B> {
     /// it (or alone where none is, and on White's first turn), and gerets.
     /// With `all_shifts` false, each piece move comes with one shift only
     /// (for quiescence search, which looks at captures, not at tiles).
-    pub(crate) fn legal_turns(&mut self, out: &mut MoveList, quiet_cells: B, all_shifts: bool) {
-        self.legal_plies(out, quiet_cells, all_shifts);
+    pub(crate) fn legal_turns(&mut self, out: &mut MoveList, set: MoveSet, all_shifts: bool) {
+        self.legal_plies(out, set, all_shifts);
         if self.first_turn() || self.shift_pending() {
             return;
         }
