@@ -35,6 +35,25 @@ pub enum MoveKind {
     Redefine,
 }
 
+impl MoveKind {
+    const ALL: [MoveKind; 10] = [
+        MoveKind::Quiet,
+        MoveKind::Capture,
+        MoveKind::EnPassant,
+        MoveKind::Castle,
+        MoveKind::LegCapture,
+        MoveKind::Swap,
+        MoveKind::Null,
+        MoveKind::Geret,
+        MoveKind::Shift,
+        MoveKind::Redefine,
+    ];
+    /// The kind whose `as u8` is `index` (for moves packed into tables).
+    pub fn from_index(index: u8) -> Option<MoveKind> {
+        MoveKind::ALL.get(index as usize).copied()
+    }
+}
+
 pub const NO_PROMOTION: u8 = u8::MAX;
 
 /// What follows a piece move where tiles move: nothing (`NONE`), a tile
@@ -188,5 +207,20 @@ impl std::ops::Deref for MoveList {
     #[inline(always)]
     fn deref(&self) -> &[Move] {
         &self.buf[..self.len]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::MoveKind;
+
+    #[test]
+    fn kinds_come_back_from_their_index() {
+        for i in 0..=u8::MAX {
+            if let Some(kind) = MoveKind::from_index(i) {
+                assert_eq!(kind as u8, i);
+            }
+        }
+        assert_eq!(MoveKind::from_index(MoveKind::Redefine as u8), Some(MoveKind::Redefine));
     }
 }

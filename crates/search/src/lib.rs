@@ -6,6 +6,7 @@
 mod deepening;
 pub mod engine;
 pub mod evaluate;
+mod move_picker;
 mod search;
 pub mod see;
 pub mod skill;

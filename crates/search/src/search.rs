@@ -16,14 +16,14 @@
 //! and helpers start at staggered depths so they explore different trees.
 
 use crate::evaluate::{evaluate, EvalTables};
+use crate::move_picker::{is_losing_capture, is_quiet, order_score, pack, MovePicker, Picking};
 use crate::see::see;
 use crate::time::{Deadline, Limits};
-use crate::tt::{Bound, Entry, PackedMove, TranspositionTable};
-use crate::thread_data::ThreadData;
+use crate::tt::{prefetch, Bound, Entry, TranspositionTable};
+use crate::thread_data::{ThreadData, EVAL_CACHE_ENTRIES};
 use crate::Shared;
-use protean_rules::moves::TileShift;
 use protean_rules::variant::Role;
-use protean_rules::{Bitboard, Move, MoveKind, MoveList, Position};
+use protean_rules::{Bitboard, Color, Move, MoveKind, MoveList, Position};
 use std::collections::HashMap;
 use std::rc::Rc;
 use std::sync::atomic::Ordering;
@@ -60,26 +60,17 @@ pub(crate) struct Worker<'a, B: Bitboard> {
     lmr: &'static LateMoveReductions,
     /// Below the root, play a turn as two plies (see the module comment).
     split_turns: bool,
+    /// Tiles move (Beyond Chess): moves are generated with their turns.
+    tiles_move: bool,
 }
 
-/// from 8 | to 8 | promotion 4 | tile shift 12 (none, follows, or its
-/// tile's cell and one of four directions).
-fn pack(m: Move) -> PackedMove {
-    let shift = match m.shift {
-        TileShift::NONE => 0,
-        TileShift::FOLLOWS => 1,
-        TileShift(from, to) => {
-            let delta = to as i32 - from as i32;
-            let dir = match delta {
-                1 => 0,
-                -1 => 1,
-                d if d > 1 => 2,
-                _ => 3,
-            };
-            2 + from as u32 * 4 + dir
-        }
-    };
-    PackedMove(m.from as u32 | (m.to as u32) << 8 | (m.promotion as u32 & 15) << 16 | shift << 20)
+/// Where a move's history is kept: by side, from-cell and to-cell.
+fn history_index(cells: usize, us: Color, m: Move) -> usize {
+    (us as usize * cells + m.from()) * cells + m.to()
+}
+
+fn history_score<B: Bitboard>(history: &[i32], pos: &Position<B>, m: Move) -> i32 {
+    history[history_index(pos.rules().geometry.cells(), pos.side_to_move(), m)]
 }
 
 fn to_tt(score: i32, ply: usize) -> i16 {
@@ -130,7 +121,8 @@ impl<'a, B: Bitboard> Worker<'a, B> {
         if !limits.search_moves.is_empty() {
             root_moves.retain(|m| limits.search_moves.contains(m));
         }
-        let split_turns = split_turns && pos.tiles_move();
+        let tiles_move = pos.tiles_move();
+        let split_turns = split_turns && tiles_move;
         let eval = Rc::new(EvalTables::new(pos.rules()));
         Worker {
             pos,
@@ -150,6 +142,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             stopped: false,
             lmr: late_move_reductions(),
             split_turns,
+            tiles_move,
         }
     }
 
@@ -185,42 +178,36 @@ impl<'a, B: Bitboard> Worker<'a, B> {
         self.unreported_nodes = 0;
     }
 
-    fn history_index(&self, m: Move) -> usize {
+    /// A quiet move cut the node off: it becomes a killer, its history
+    /// rises and that of the quiet moves tried before it falls.
+    fn reward_quiet(&mut self, m: Move, tried: &[Move], depth: i32, ply: usize) {
+        let killers = &mut self.data.stack[ply].killers;
+        if killers[0] != Some(m) {
+            killers[1] = killers[0];
+            killers[0] = Some(m);
+        }
+        let bonus = (depth * depth).min(400);
         let cells = self.pos.rules().geometry.cells();
-        (self.pos.side_to_move() as usize * cells + m.from()) * cells + m.to()
+        let us = self.pos.side_to_move();
+        let history = &mut self.data.history;
+        let i = history_index(cells, us, m);
+        history[i] += bonus - history[i] * bonus / 16384;
+        for &q in tried {
+            let j = history_index(cells, us, q);
+            history[j] -= bonus + history[j] * bonus / 16384;
+        }
     }
 
-    fn is_quiet(m: Move) -> bool {
-        !m.is_capture() && m.promotion().is_none()
-    }
-
-    /// Ordering score: hash move, winning and equal captures (most valuable
-    /// victim, least valuable attacker), promotions, killers, history,
-    /// losing captures last.
-    fn order_score(&self, m: Move, tt_move: Option<PackedMove>, ply: usize, t: &EvalTables<B>) -> i32 {
-        if Some(pack(m)) == tt_move {
-            return 3_000_000;
+    /// The static evaluation, from the thread's cache when it has it.
+    fn evaluate(&mut self, t: &EvalTables<B>) -> i32 {
+        let key = self.pos.key();
+        let slot = &mut self.data.eval_cache[key as usize & (EVAL_CACHE_ENTRIES - 1)];
+        if slot.0 == key {
+            return slot.1;
         }
-        if let Some(cell) = m.capture_cell() {
-            let victim = self.pos.piece_at(cell).map_or(0, |p| t.value(p.kind()));
-            let attacker = self.pos.piece_at(m.from()).map_or(0, |p| t.value(p.kind()));
-            let mvv_lva = victim * 16 - attacker / 16;
-            if attacker <= victim || see(&self.pos, m, t) >= 0 {
-                return 2_000_000 + mvv_lva;
-            }
-            return -1_000_000 + mvv_lva;
-        }
-        if let Some(k) = m.promotion() {
-            return 1_900_000 + t.value(k);
-        }
-        let killers = &self.data.stack[ply].killers;
-        if killers[0] == Some(m) {
-            return 1_800_000;
-        }
-        if killers[1] == Some(m) {
-            return 1_799_000;
-        }
-        self.data.history[self.history_index(m)]
+        let score = evaluate(&self.pos, t);
+        *slot = (key, score);
+        score
     }
 
     /// The evaluation tables of the rules in force: a piece redefined by a
@@ -308,7 +295,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             }
         }
         let t = self.tables();
-        let static_eval = if in_check { -INFINITY } else { evaluate(&self.pos, &t) };
+        let static_eval = if in_check { -INFINITY } else { self.evaluate(&t) };
 
         if !pv_node && !in_check && ply > 0 {
             // Reverse futility: far above beta at low depth, stay there.
@@ -331,46 +318,43 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             }
         }
 
-        let mut moves = std::mem::replace(&mut self.data.stack[ply].moves, MoveList::empty());
-        self.generate(&mut moves, ply, false);
-        let us = self.pos.side_to_move();
-        if ply == 0 {
-            let roots = &self.root_moves;
-            let excluded = &self.excluded;
-            let mut i = 0;
-            while i < moves.len() {
-                if !roots.contains(&moves[i]) || excluded.contains(&moves[i]) {
-                    moves.swap_remove(i);
-                } else {
-                    i += 1;
+        let picking = if ply == 0 || self.tiles_move {
+            Picking::All
+        } else if in_check {
+            Picking::HashThenAll
+        } else {
+            Picking::Staged
+        };
+        let mut picker = MovePicker::new(&mut self.data.stack[ply], picking, tt_move);
+        if picking == Picking::All {
+            let moves = picker.all_moves();
+            self.generate(moves, ply, false);
+            if ply == 0 {
+                let (roots, excluded) = (&self.root_moves, &self.excluded);
+                let mut i = 0;
+                while i < moves.len() {
+                    if !roots.contains(&moves[i]) || excluded.contains(&moves[i]) {
+                        moves.swap_remove(i);
+                    } else {
+                        i += 1;
+                    }
                 }
             }
+            picker.score_all(&self.pos, &t, &|p, m| history_score(&self.data.history, p, m));
         }
-        if moves.is_empty() {
-            self.data.stack[ply].moves = moves;
-            return if ply == 0 && !self.excluded.is_empty() { -INFINITY } else if in_check { -MATE + ply as i32 } else { 0 };
-        }
-        let mut scores = std::mem::take(&mut self.data.stack[ply].scores);
-        scores.clear();
-        scores.extend(moves.iter().map(|&m| self.order_score(m, tt_move, ply, &t)));
-
+        let us = self.pos.side_to_move();
         let original_alpha = alpha;
         let mut best = -INFINITY;
         let mut best_move = None;
-        let mut quiets_tried = std::mem::take(&mut self.data.stack[ply].quiets);
+        let mut quiets_tried = std::mem::take(&mut self.data.stack[ply].quiets_tried);
         quiets_tried.clear();
-        for n in 0..moves.len() {
-            // Selection sort: the next best-ordered move.
-            let mut pick = n;
-            for j in n + 1..moves.len() {
-                if scores[j] > scores[pick] {
-                    pick = j;
-                }
-            }
-            scores.swap(n, pick);
-            moves.swap(n, pick);
-            let m = moves[n];
-            let quiet = Self::is_quiet(m);
+        let mut yielded = 0;
+        loop {
+            let history = &self.data.history;
+            let Some(m) = picker.next(&mut self.pos, &t, &|p, m| history_score(history, p, m)) else { break };
+            let quiet = is_quiet(m);
+            let n = yielded;
+            yielded += 1;
 
             // Late move pruning: at low depth, quiet moves far down the
             // ordered list rarely matter.
@@ -379,6 +363,9 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             }
 
             self.pos.make(m);
+            let child_key = self.pos.key();
+            self.tt.prefetch(child_key);
+            prefetch(&self.data.eval_cache[child_key as usize & (EVAL_CACHE_ENTRIES - 1)]);
             let gives_check = self.pos.in_check();
             let extension = i32::from(gives_check);
             // The piece move of a split turn costs no depth: the shift does.
@@ -408,9 +395,8 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             };
             self.pos.unmake();
             if self.stopped {
-                self.data.stack[ply].moves = moves;
-                self.data.stack[ply].scores = scores;
-                self.data.stack[ply].quiets = quiets_tried;
+                picker.finish(&mut self.data.stack[ply]);
+                self.data.stack[ply].quiets_tried = quiets_tried;
                 return 0;
             }
             if score > best {
@@ -425,20 +411,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
                     pv.extend_from_slice(&tail[0].pv);
                     if score >= beta {
                         if quiet {
-                            let killers = &mut self.data.stack[ply].killers;
-                            if killers[0] != Some(m) {
-                                killers[1] = killers[0];
-                                killers[0] = Some(m);
-                            }
-                            let bonus = (depth * depth).min(400);
-                            let i = self.history_index(m);
-                            let history = &mut self.data.history;
-                            history[i] += bonus - history[i] * bonus / 16384;
-                            for &q in &quiets_tried {
-                                let j = self.history_index(q);
-                                let history = &mut self.data.history;
-                                history[j] -= bonus + history[j] * bonus / 16384;
-                            }
+                            self.reward_quiet(m, &quiets_tried, depth, ply);
                         }
                         break;
                     }
@@ -448,9 +421,13 @@ impl<'a, B: Bitboard> Worker<'a, B> {
                 quiets_tried.push(m);
             }
         }
-        self.data.stack[ply].moves = moves;
-        self.data.stack[ply].scores = scores;
-        self.data.stack[ply].quiets = quiets_tried;
+        picker.finish(&mut self.data.stack[ply]);
+        self.data.stack[ply].quiets_tried = quiets_tried;
+        if yielded == 0 {
+            // No legal move: mate or stalemate (or, at the root, every
+            // move already has its MultiPV line).
+            return if ply == 0 && !self.excluded.is_empty() { -INFINITY } else if in_check { -MATE + ply as i32 } else { 0 };
+        }
         let bound = if best >= beta {
             Bound::Lower
         } else if best > original_alpha {
@@ -458,7 +435,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
         } else {
             Bound::Upper
         };
-        self.tt.store(key, Entry { mv: best_move.map(pack), score: to_tt(best, ply), depth: depth.clamp(0, 255) as u8, bound });
+        self.tt.store(key, Entry { mv: best_move.map(|m| pack(m, self.tiles_move)), score: to_tt(best, ply), depth: depth.clamp(0, 255) as u8, bound });
         best
     }
 
@@ -473,7 +450,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
         // Owing a tile shift, the side may not stand pat: the turn goes on.
         let pending = self.pos.shift_pending();
         let t = self.tables();
-        let stand_pat = if in_check || pending { -INFINITY } else { evaluate(&self.pos, &t) };
+        let stand_pat = if in_check || pending { -INFINITY } else { self.evaluate(&t) };
         if ply >= MAX_PLY {
             return if in_check || pending { 0 } else { stand_pat };
         }
@@ -494,21 +471,25 @@ impl<'a, B: Bitboard> Worker<'a, B> {
         // score stands, and the main search looks at such lines properly.
         if in_check && moves.iter().all(|m| m.kind == MoveKind::Redefine) {
             self.data.stack[ply].moves = moves;
-            return evaluate(&self.pos, &t);
+            return self.evaluate(&t);
         }
         let mut order = std::mem::take(&mut self.data.stack[ply].ordered);
         order.clear();
-        order.extend(moves.iter().map(|&m| (self.order_score(m, None, ply, &t), m)));
+        let (history, killers) = (&self.data.history, &self.data.stack[ply].killers);
+        order.extend(moves.iter().map(|&m| (order_score(&self.pos, m, None, killers, &t, &|p, m| history_score(history, p, m)), m)));
         order.sort_unstable_by_key(|o| std::cmp::Reverse(o.0));
         let mut best = stand_pat;
-        for &(_, m) in &order {
+        for &(order_score, m) in &order {
             if !in_check && m.is_capture() {
-                // Delta pruning, then losing exchanges are not looked at.
+                // Delta pruning, then losing exchanges are not looked at:
+                // the order score tells them, but for a promotion, which it
+                // values by the pawn and the exchange by the new piece.
                 let victim = m.capture_cell().and_then(|c| self.pos.piece_at(c)).map_or(0, |p| t.value(p.kind()));
                 if m.promotion().is_none() && stand_pat + victim + 200 < alpha {
                     continue;
                 }
-                if see(&self.pos, m, &t) < 0 {
+                let loses = if m.promotion().is_some() { see(&self.pos, m, &t) < 0 } else { is_losing_capture(order_score) };
+                if loses {
                     continue;
                 }
             }
@@ -548,7 +529,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
         }
         self.pos.make(best);
         let reply = self.tt.probe(self.pos.key()).and_then(|e| e.mv).and_then(|p| {
-            self.pos.legal_move_list().into_iter().find(|&m| pack(m) == p)
+            self.pos.legal_move_list().into_iter().find(|&m| pack(m, self.tiles_move) == p)
         });
         self.pos.unmake();
         reply

@@ -10,13 +10,15 @@ use protean_rules::{Move, MoveList};
 
 /// One ply of the search stack.
 pub(crate) struct Frame {
-    /// The node's moves; while a node uses them the slot holds an empty
-    /// list (see `MoveList::empty`).
+    /// The node's noisy (or all) moves and their ordering scores; while a
+    /// node uses them the slot holds an empty list (see `MoveList::empty`).
     pub moves: MoveList,
-    /// Ordering scores, parallel to `moves`.
     pub scores: Vec<i32>,
+    /// The node's quiet moves and their ordering scores.
+    pub quiet_moves: MoveList,
+    pub quiet_scores: Vec<i32>,
     /// Quiet moves searched without a cutoff (their history falls).
-    pub quiets: Vec<Move>,
+    pub quiets_tried: Vec<Move>,
     /// Quiescence's moves in the order they are tried.
     pub ordered: Vec<(i32, Move)>,
     /// The principal variation from this ply.
@@ -27,7 +29,19 @@ pub(crate) struct Frame {
 
 impl Frame {
     fn new() -> Frame {
-        Frame { moves: MoveList::new(), scores: Vec::new(), quiets: Vec::new(), ordered: Vec::new(), pv: Vec::new(), killers: [None; 2] }
+        // Room for the moves of any position of the standard-sized boards,
+        // so that no node grows a buffer (a larger list grows once).
+        const ROOM: usize = 256;
+        Frame {
+            moves: MoveList::new(),
+            scores: Vec::with_capacity(ROOM),
+            quiet_moves: MoveList::new(),
+            quiet_scores: Vec::with_capacity(ROOM),
+            quiets_tried: Vec::with_capacity(ROOM),
+            ordered: Vec::with_capacity(ROOM),
+            pv: Vec::with_capacity(MAX_PLY + 1),
+            killers: [None; 2],
+        }
     }
 }
 
@@ -39,16 +53,28 @@ pub(crate) struct ThreadData {
     /// The board size `history` is laid out for.
     cells: usize,
     pub stack: Vec<Frame>,
+    /// Static evaluations by position key: the same position is evaluated
+    /// again and again (re-searches, transpositions, the next iteration).
+    pub eval_cache: Vec<(u64, i32)>,
 }
+
+/// Entries of the evaluation cache (a power of two: 1 MiB a thread).
+pub(crate) const EVAL_CACHE_ENTRIES: usize = 1 << 16;
 
 impl ThreadData {
     pub fn new() -> ThreadData {
-        ThreadData { history: Vec::new(), cells: 0, stack: (0..=MAX_PLY).map(|_| Frame::new()).collect() }
+        ThreadData {
+            history: Vec::new(),
+            cells: 0,
+            stack: (0..=MAX_PLY).map(|_| Frame::new()).collect(),
+            eval_cache: vec![(0, 0); EVAL_CACHE_ENTRIES],
+        }
     }
 
     /// Forgets what earlier searches learned (a new game).
     pub fn clear(&mut self) {
         self.history.fill(0);
+        self.eval_cache.fill((0, 0));
         for frame in &mut self.stack {
             frame.killers = [None; 2];
         }

@@ -24,15 +24,19 @@ pub(crate) struct ThreadPool {
 }
 
 impl ThreadPool {
+    /// Starts `count` threads and returns once each has its data.
     pub fn new(count: usize) -> ThreadPool {
+        let ready = Arc::new(Countdown::new(count.max(1)));
         let threads = (0..count.max(1))
             .map(|id| {
                 let (jobs, inbox) = channel::<Job>();
+                let ready = ready.clone();
                 let handle = std::thread::Builder::new()
                     .name(format!("search {id}"))
                     .stack_size(STACK_BYTES)
                     .spawn(move || {
                         let mut data = ThreadData::new();
+                        ready.count_down();
                         // Ends when the pool drops its sender. A job that
                         // panics (a bug) is reported by the panic hook and
                         // costs the thread nothing but that job.
@@ -44,6 +48,7 @@ impl ThreadPool {
                 SearchThread { jobs, handle }
             })
             .collect();
+        ready.wait();
         ThreadPool { threads }
     }
 

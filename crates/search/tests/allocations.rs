@@ -40,6 +40,10 @@ fn search_counts(variant: &str, fen: &str, depth: u32) -> (u64, u64) {
     (ALLOCATIONS.load(Ordering::Relaxed) - before, outcome.nodes)
 }
 
+/// What one iteration of deepening allocates outside the tree: the line
+/// found, the line as whole turns, the report (six, measured).
+const PER_ITERATION: u64 = 10;
+
 #[test]
 fn a_deeper_search_allocates_only_per_iteration() {
     for (variant, fen) in [
@@ -50,7 +54,9 @@ fn a_deeper_search_allocates_only_per_iteration() {
         let (shallow_allocs, shallow_nodes) = search_counts(variant, fen, 5);
         let (deep_allocs, deep_nodes) = search_counts(variant, fen, 9);
         assert!(deep_nodes > 4 * shallow_nodes.max(1_000), "{variant}: {shallow_nodes} then {deep_nodes} nodes");
-        // Four more iterations: their principal variations and reports.
-        assert!(deep_allocs < shallow_allocs + 400, "{variant}: {shallow_allocs} allocations for {shallow_nodes} nodes, {deep_allocs} for {deep_nodes}");
+        // Four more iterations, each a few allocations for its principal
+        // variation and report; the hundreds of thousands of nodes more
+        // allocate nothing.
+        assert!(deep_allocs <= shallow_allocs + 4 * PER_ITERATION, "{variant}: {shallow_allocs} allocations for {shallow_nodes} nodes, {deep_allocs} for {deep_nodes}");
     }
 }
