@@ -72,7 +72,9 @@ impl TileShift {
     }
 }
 
+/// Eight bytes, aligned: a move is written and compared as one word.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(C, align(8))]
 pub struct Move {
     pub from: u8,
     pub to: u8,
