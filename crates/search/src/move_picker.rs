@@ -66,7 +66,7 @@ pub(crate) struct MovePicker<B: Bitboard> {
     stage: Stage,
     picking: Picking,
     /// The hash move as stored, and as a legal move of this position once
-    /// tested (staged picking only).
+    /// tested (when it comes first, not in one stage of all).
     packed_hash: Option<PackedMove>,
     hash_move: Option<Move>,
     killers: [Option<Move>; 2],
@@ -190,12 +190,24 @@ impl<B: Bitboard> MovePicker<B> {
                     self.remove_hash_move();
                     self.scores.clear();
                     for &m in self.moves.iter() {
-                        self.scores.push(noisy_score(pos, m, t, history));
+                        self.scores.push(noisy_score(pos, m, t, history, Exchange::Later));
                     }
                     self.stage = Stage::GoodNoisy;
                 }
                 Stage::GoodNoisy => match self.pick_best(false) {
-                    Some(i) if self.scores[i] >= GOOD_NOISY_FLOOR => return Some(self.take(i, false)),
+                    Some(i) if self.scores[i] >= GOOD_NOISY_FLOOR => {
+                        // The exchange is looked at only now, for a move
+                        // about to be searched: a node cut off by an earlier
+                        // move never pays for it. A losing capture keeps its
+                        // place and waits for the last stage, so the order
+                        // is the one scoring every exchange at once gives.
+                        let m = self.moves[i];
+                        if needs_exchange(pos, m, t) && see(pos, m, t) < 0 {
+                            self.scores[i] = noisy_score(pos, m, t, history, Exchange::Now);
+                            continue;
+                        }
+                        return Some(self.take(i, false));
+                    }
                     _ => self.stage = Stage::Killers,
                 },
                 Stage::Killers => {
@@ -307,7 +319,7 @@ pub(crate) fn order_score<B: Bitboard>(pos: &Position<B>, m: Move, hash: Option<
     if hash.is_some() && Some(pack(m, pos.tiles_move())) == hash {
         i32::MAX
     } else if !is_quiet(m) {
-        noisy_score(pos, m, t, history)
+        noisy_score(pos, m, t, history, Exchange::Now)
     } else if killers[0] == Some(m) {
         KILLER
     } else if killers[1] == Some(m) {
@@ -317,16 +329,38 @@ pub(crate) fn order_score<B: Bitboard>(pos: &Position<B>, m: Move, hash: Option<
     }
 }
 
+/// Whether a noisy move's order score is decided by static exchange: a
+/// capture by a piece worth more than its victim.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Exchange {
+    /// Look at the exchange now.
+    Now,
+    /// Score the capture as if it did not lose; the caller looks at the
+    /// exchange before giving the move (see `needs_exchange`).
+    Later,
+}
+
+/// Capture values: the victim's and the capturing piece's.
+fn capture_values<B: Bitboard>(pos: &Position<B>, m: Move, t: &EvalTables<B>) -> Option<(i32, i32)> {
+    let cell = m.capture_cell()?;
+    let victim = pos.piece_at(cell).map_or(0, |p| t.value(p.kind()));
+    let attacker = pos.piece_at(m.from()).map_or(0, |p| t.value(p.kind()));
+    Some((victim, attacker))
+}
+
+/// Whether only a static exchange tells if capture `m` loses material.
+fn needs_exchange<B: Bitboard>(pos: &Position<B>, m: Move, t: &EvalTables<B>) -> bool {
+    capture_values(pos, m, t).is_some_and(|(victim, attacker)| attacker > victim)
+}
+
 /// Ordering score of a noisy move: captures that do not lose material
 /// (most valuable victim, least valuable attacker), promotions, then a
 /// pawn stepping onto the zone without promoting (by history), captures
 /// that lose last.
-fn noisy_score<B: Bitboard>(pos: &Position<B>, m: Move, t: &EvalTables<B>, history: &dyn Fn(&Position<B>, Move) -> i32) -> i32 {
-    if let Some(cell) = m.capture_cell() {
-        let victim = pos.piece_at(cell).map_or(0, |p| t.value(p.kind()));
-        let attacker = pos.piece_at(m.from()).map_or(0, |p| t.value(p.kind()));
+fn noisy_score<B: Bitboard>(pos: &Position<B>, m: Move, t: &EvalTables<B>, history: &dyn Fn(&Position<B>, Move) -> i32, exchange: Exchange) -> i32 {
+    if let Some((victim, attacker)) = capture_values(pos, m, t) {
         let mvv_lva = victim * 16 - attacker / 16;
-        if attacker <= victim || see(pos, m, t) >= 0 {
+        if attacker <= victim || exchange == Exchange::Later || see(pos, m, t) >= 0 {
             return GOOD_CAPTURE + mvv_lva;
         }
         return BAD_CAPTURE + mvv_lva;
