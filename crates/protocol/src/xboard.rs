@@ -20,7 +20,7 @@ use crate::perft::Perft;
 use protean_rules::notation::castling_in_san;
 use protean_rules::variant::Role;
 use protean_rules::{variants, with_position, AnyPosition, AnyRules, Bitboard, Color, MoveError, Position};
-use protean_search::{AfterMove, Engine, Limits, Listener, Score};
+use protean_search::{AfterMove, Engine, Limits, Listener, Options, Score};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{channel, Receiver, Sender};
 use std::sync::{Arc, Mutex};
@@ -52,6 +52,9 @@ pub struct XBoard {
     post: bool,
     /// `hard`: ponder after a move (read by the search's listener).
     ponder: Arc<AtomicBool>,
+    /// Options for the next search (`cores`, `option`): a running search
+    /// keeps its own.
+    options: Options,
     engine: Engine,
     perft: Perft,
     /// Set before stopping a search whose move must not be played.
@@ -92,6 +95,7 @@ impl XBoard {
             mode: Mode::Play(Color::Black),
             post: false,
             ponder: Arc::new(AtomicBool::new(false)),
+            options: Options::default(),
             perft: Perft::default(),
             discard: Arc::new(AtomicBool::new(false)),
             expected: Arc::new(Mutex::new(None)),
@@ -249,10 +253,7 @@ impl XBoard {
             },
             "cores" => match rest.parse::<usize>() {
                 Ok(n) if n >= 1 => {
-                    self.abort_search();
-                    let mut options = self.engine.options().clone();
-                    options.threads = n.min(crate::MAX_THREADS);
-                    self.engine.set_options(options);
+                    self.options.threads = n.min(crate::MAX_THREADS);
                     if n > crate::MAX_THREADS {
                         self.out.line(&format!("# cores {n}: using {}, the most Protean runs", crate::MAX_THREADS));
                     }
@@ -376,12 +377,7 @@ impl XBoard {
     fn option(&mut self, args: &str) {
         match args.split_once('=') {
             Some(("Move Overhead", v)) => match v.trim().parse::<u64>() {
-                Ok(ms) if ms <= 5000 => {
-                    self.abort_search();
-                    let mut options = self.engine.options().clone();
-                    options.move_overhead = Duration::from_millis(ms);
-                    self.engine.set_options(options);
-                }
+                Ok(ms) if ms <= 5000 => self.options.move_overhead = Duration::from_millis(ms),
                 _ => self.out.line(&format!("Error (bad value): option {args}")),
             },
             _ => self.out.line(&format!("Error (unknown option): {args}")),
@@ -436,7 +432,7 @@ impl XBoard {
     /// allows (the budget the time manager would set) times the rate.
     fn by_nodes(&self, limits: Limits) -> Limits {
         let Some(nps) = self.nps else { return limits };
-        let budget = limits.deadline(self.position.side_to_move(), self.engine.options().move_overhead).soft.unwrap_or(DEFAULT_MOVE_TIME);
+        let budget = limits.deadline(self.position.side_to_move(), self.options.move_overhead).soft.unwrap_or(DEFAULT_MOVE_TIME);
         let nodes = ((budget.as_secs_f64() * nps as f64) as u64).max(1);
         Limits { nodes: Some(nodes), depth: limits.depth, ..Limits::default() }
     }
@@ -503,6 +499,7 @@ impl XBoard {
             AfterMove::Ponder(Box::new(next))
         };
         self.engine.set_position(self.position.clone());
+        self.engine.set_options(self.options.clone());
         self.engine.go(limits, Listener { info: Box::new(info), best_move: Box::new(best_move) });
     }
 

@@ -1,7 +1,14 @@
-//! Search for Protean: Lazy SMP over a shared lock-free transposition
-//! table. This crate knows positions (`rules`) but nothing of protocols:
-//! it reports progress through a callback with plain values, and a
-//! protocol turns those into `info` lines.
+//! Search for Protean, driven through one facade, [`Engine`]: Lazy SMP on
+//! a persistent pool of threads over a shared lock-free transposition
+//! table, each thread with its own data and a staged move picker. This
+//! crate knows positions (`rules`) but nothing of protocols: a search
+//! reports to a [`Listener`] with plain values and `Move`s, and a protocol
+//! turns those into its own lines.
+//!
+//! One subsystem a file: `engine` (the facade), `thread_pool` and
+//! `thread_data` (threads and what each keeps), `deepening` (iterative
+//! deepening, helpers, the watchdog), `search` (one thread's tree),
+//! `move_picker`, `evaluate`, `see`, `tt`, `time`, `skill`.
 
 mod deepening;
 pub mod engine;
