@@ -342,11 +342,7 @@ impl<B: Bitboard> Position<B> {
                     && self.pieces(!us).has(m.aux as usize)
                     && self.vacant().has(m.to())
             }
-            MoveKind::Swap => {
-                m.promotion().is_none() && m.aux == 0 && rules.variant.king_swaps_with.is_some_and(|partner| {
-                    self.king(us) == Some(m.from()) && self.pieces_of(us, partner).has(m.to()) && m.from().abs_diff(m.to()) == 1 && rules.geometry.rank(m.from()) == rules.geometry.rank(m.to())
-                })
-            }
+            MoveKind::Swap => m.promotion().is_none() && m.aux == 0 && self.king(us) == Some(m.from()) && self.swap_partners().has(m.to()),
             MoveKind::Null | MoveKind::Geret | MoveKind::Shift | MoveKind::Redefine => false,
         };
         pseudo_legal && self.is_legal(m, safety)
@@ -355,18 +351,20 @@ impl<B: Bitboard> Position<B> {
     /// The king trading places with an adjacent piece of the kind the
     /// variant names (tested for check like any king move).
     fn generate_swaps(&self, out: &mut MoveList) {
-        let rules = self.rules();
-        let Some(partner) = rules.variant.king_swaps_with else { return };
-        let us = self.side_to_move();
-        let Some(king) = self.king(us) else { return };
-        let g = rules.geometry;
-        for dx in [-1, 1] {
-            if let Some(next) = g.offset(king, crate::geometry::Step::new(dx, 0)) {
-                if self.pieces_of(us, partner).has(next) {
-                    out.push(Move::new(king, next, MoveKind::Swap));
-                }
-            }
+        let Some(king) = self.king(self.side_to_move()) else { return };
+        for next in self.swap_partners().cells() {
+            out.push(Move::new(king, next, MoveKind::Swap));
         }
+    }
+
+    /// The cells of the pieces our king may trade places with: beside it
+    /// on its rank, of the kind the variant names.
+    fn swap_partners(&self) -> B {
+        let rules = self.rules();
+        let us = self.side_to_move();
+        let (Some(partner), Some(king)) = (rules.variant.king_swaps_with, self.king(us)) else { return B::EMPTY };
+        let beside = [-1, 1].iter().filter_map(|&dx| rules.geometry.offset(king, crate::geometry::Step::new(dx, 0)));
+        beside.fold(B::EMPTY, |b, cell| b | B::cell(cell)) & self.pieces_of(us, partner)
     }
 
     /// Whether a pseudo-legal move leaves the mover's king safe.

@@ -202,9 +202,11 @@ impl<B: Bitboard> MovePicker<B> {
                         // place and waits for the last stage, so the order
                         // is the one scoring every exchange at once gives.
                         let m = self.moves[i];
-                        if needs_exchange(pos, m, t) && see(pos, m, t) < 0 {
-                            self.scores[i] = noisy_score(pos, m, t, history, Exchange::Now);
-                            continue;
+                        if let Some((victim, attacker)) = capture_values(pos, m, t) {
+                            if attacker > victim && see(pos, m, t) < 0 {
+                                self.scores[i] = capture_score(victim, attacker, true);
+                                continue;
+                            }
                         }
                         return Some(self.take(i, false));
                     }
@@ -336,7 +338,7 @@ enum Exchange {
     /// Look at the exchange now.
     Now,
     /// Score the capture as if it did not lose; the caller looks at the
-    /// exchange before giving the move (see `needs_exchange`).
+    /// exchange before giving the move (the good-noisy stage).
     Later,
 }
 
@@ -348,9 +350,11 @@ fn capture_values<B: Bitboard>(pos: &Position<B>, m: Move, t: &EvalTables<B>) ->
     Some((victim, attacker))
 }
 
-/// Whether only a static exchange tells if capture `m` loses material.
-fn needs_exchange<B: Bitboard>(pos: &Position<B>, m: Move, t: &EvalTables<B>) -> bool {
-    capture_values(pos, m, t).is_some_and(|(victim, attacker)| attacker > victim)
+/// A capture's order score: by most valuable victim and least valuable
+/// attacker, among the captures that do not lose or among those that do.
+fn capture_score(victim: i32, attacker: i32, loses: bool) -> i32 {
+    let mvv_lva = victim * 16 - attacker / 16;
+    if loses { BAD_CAPTURE + mvv_lva } else { GOOD_CAPTURE + mvv_lva }
 }
 
 /// Ordering score of a noisy move: captures that do not lose material
@@ -359,11 +363,9 @@ fn needs_exchange<B: Bitboard>(pos: &Position<B>, m: Move, t: &EvalTables<B>) ->
 /// that lose last.
 fn noisy_score<B: Bitboard>(pos: &Position<B>, m: Move, t: &EvalTables<B>, history: &dyn Fn(&Position<B>, Move) -> i32, exchange: Exchange) -> i32 {
     if let Some((victim, attacker)) = capture_values(pos, m, t) {
-        let mvv_lva = victim * 16 - attacker / 16;
-        if attacker <= victim || exchange == Exchange::Later || see(pos, m, t) >= 0 {
-            return GOOD_CAPTURE + mvv_lva;
-        }
-        return BAD_CAPTURE + mvv_lva;
+        // A piece worth no more than its victim cannot lose by the exchange.
+        let loses = attacker > victim && exchange == Exchange::Now && see(pos, m, t) < 0;
+        return capture_score(victim, attacker, loses);
     }
     if let Some(k) = m.promotion() {
         return PROMOTION + t.value(k);

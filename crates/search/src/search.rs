@@ -20,7 +20,7 @@ use crate::move_picker::{is_losing_capture, is_quiet, order_score, pack, MovePic
 use crate::see::see;
 use crate::time::{Deadline, Limits};
 use crate::tt::{prefetch, Bound, Entry, TranspositionTable};
-use crate::thread_data::{ThreadData, EVAL_CACHE_ENTRIES};
+use crate::thread_data::ThreadData;
 use crate::Shared;
 use protean_rules::variant::Role;
 use protean_rules::{Bitboard, Color, Move, MoveKind, MoveList, Position};
@@ -201,7 +201,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
     /// The static evaluation, from the thread's cache when it has it.
     fn evaluate(&mut self, t: &EvalTables<B>) -> i32 {
         let key = self.pos.key();
-        let slot = &mut self.data.eval_cache[key as usize & (EVAL_CACHE_ENTRIES - 1)];
+        let slot = &mut self.data.eval_cache[ThreadData::eval_slot(key)];
         if slot.0 == key {
             return slot.1;
         }
@@ -365,7 +365,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             self.pos.make(m);
             let child_key = self.pos.key();
             self.tt.prefetch(child_key);
-            prefetch(&self.data.eval_cache[child_key as usize & (EVAL_CACHE_ENTRIES - 1)]);
+            prefetch(&self.data.eval_cache[ThreadData::eval_slot(child_key)]);
             let gives_check = self.pos.in_check();
             let extension = i32::from(gives_check);
             // The piece move of a split turn costs no depth: the shift does.

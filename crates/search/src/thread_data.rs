@@ -59,7 +59,7 @@ pub(crate) struct ThreadData {
 }
 
 /// Entries of the evaluation cache (a power of two: 1 MiB a thread).
-pub(crate) const EVAL_CACHE_ENTRIES: usize = 1 << 16;
+const EVAL_CACHE_ENTRIES: usize = 1 << 16;
 
 impl ThreadData {
     pub fn new() -> ThreadData {
@@ -78,6 +78,11 @@ impl ThreadData {
         for frame in &mut self.stack {
             frame.killers = [None; 2];
         }
+    }
+
+    /// Where the evaluation cache keeps the position of `key`.
+    pub fn eval_slot(key: u64) -> usize {
+        key as usize & (EVAL_CACHE_ENTRIES - 1)
     }
 
     /// Readies the data for a board of `cells` cells: histories of
