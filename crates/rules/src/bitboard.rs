@@ -49,6 +49,11 @@ pub trait Bitboard:
     /// Every cell from the highest member up; all cells if empty.
     fn highest_and_above(self) -> Self;
 
+    /// The members of `self` inside `mask`, packed into the low bits of an
+    /// index in cell order (x86's PEXT): the index of a blocker pattern in
+    /// a lookup table (see `rider_reach`).
+    fn extract(self, mask: Self) -> usize;
+
     #[inline(always)]
     fn has(self, cell: usize) -> bool {
         !(self & Self::cell(cell)).is_empty()
@@ -65,6 +70,35 @@ pub trait Bitboard:
     #[inline(always)]
     fn cells(self) -> Cells<Self> {
         Cells(self)
+    }
+}
+
+/// Whether [`Bitboard::extract`] is one instruction per word on this
+/// build (x86-64 compiled with BMI2, as `target-cpu=native` does on any
+/// recent x86). Only then do lookup tables of rider reach beat walking
+/// the rays, so only then are they built.
+pub const FAST_EXTRACT: bool = cfg!(all(target_arch = "x86_64", target_feature = "bmi2"));
+
+/// PEXT on one word: by the instruction where the build has it, else bit
+/// by bit (then only table building calls it).
+#[inline(always)]
+fn extract_word(word: u64, mask: u64) -> u64 {
+    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+    {
+        // SAFETY: the build enables BMI2, so the instruction exists.
+        unsafe { std::arch::x86_64::_pext_u64(word, mask) }
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
+    {
+        let (mut out, mut bit, mut m) = (0, 1, mask);
+        while m != 0 {
+            if word & m & m.wrapping_neg() != 0 {
+                out |= bit;
+            }
+            m &= m - 1;
+            bit <<= 1;
+        }
+        out
     }
 }
 
@@ -122,6 +156,18 @@ macro_rules! native_bitboard {
             fn highest_and_above(self) -> Self {
                 // `| 1` makes the empty set yield bit 0, i.e. every cell.
                 !((1 << (self | 1).highest()) - 1)
+            }
+            #[inline(always)]
+            fn extract(self, mask: Self) -> usize {
+                let (mut index, mut shift, mut word, mut mask) = (0, 0, self, mask);
+                // One PEXT per 64-bit word, the results side by side.
+                while mask != 0 {
+                    index |= (extract_word(word as u64, mask as u64) as usize) << shift;
+                    shift += (mask as u64).count_ones();
+                    word = word.checked_shr(64).unwrap_or(0);
+                    mask = mask.checked_shr(64).unwrap_or(0);
+                }
+                index
             }
         }
     };
@@ -240,6 +286,27 @@ impl Bitboard for Bb256 {
         }
         Bb256(words)
     }
+    #[inline(always)]
+    fn extract(self, mask: Self) -> usize {
+        let mut index = 0;
+        let mut shift = 0;
+        for (&word, &m) in self.0.iter().zip(&mask.0) {
+            index |= (extract_word(word, m) as usize) << shift;
+            shift += m.count_ones();
+        }
+        index
+    }
+}
+
+/// Xorshift numbers for tests in this crate: random enough, repeatable.
+#[cfg(test)]
+pub(crate) fn test_random(mut seed: u64) -> impl FnMut() -> u64 {
+    move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    }
 }
 
 #[cfg(test)]
@@ -267,6 +334,32 @@ mod tests {
         assert_eq!(pair.highest_and_above().cells().collect::<Vec<_>>(), (hi..B::CAPACITY).collect::<Vec<_>>());
         assert_eq!(B::EMPTY.lowest_and_below(), !B::EMPTY);
         assert_eq!(B::EMPTY.highest_and_above(), !B::EMPTY);
+    }
+
+    /// `extract` against its definition: the i-th cell of the mask gives
+    /// bit i of the index.
+    fn extract_matches_definition<B: Bitboard>() {
+        let mut random = test_random(0x9e37_79b9_7f4a_7c15);
+        for _ in 0..200 {
+            let (mut board, mut mask) = (B::EMPTY, B::EMPTY);
+            for c in 0..B::CAPACITY {
+                if random() % 3 == 0 {
+                    board |= B::cell(c);
+                }
+                if random() % 8 == 0 && mask.count() < 20 {
+                    mask |= B::cell(c);
+                }
+            }
+            let expected = mask.cells().enumerate().filter(|&(_, c)| board.has(c)).fold(0, |i, (bit, _)| i | 1 << bit);
+            assert_eq!(board.extract(mask), expected);
+        }
+    }
+
+    #[test]
+    fn every_size_extracts() {
+        extract_matches_definition::<u64>();
+        extract_matches_definition::<u128>();
+        extract_matches_definition::<Bb256>();
     }
 
     #[test]

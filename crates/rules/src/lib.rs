@@ -22,6 +22,7 @@ pub mod perft;
 pub mod piece;
 pub mod position;
 pub mod redefine;
+pub mod rider_reach;
 pub mod tables;
 pub mod tiles;
 pub mod transfer;

@@ -59,6 +59,11 @@ impl<B: Bitboard> Position<B> {
                 return true;
             }
         }
+        for &(line, types) in &a.line_groups {
+            if (rules.line_tables.reach(line, cell, blockers) & theirs & self.kinds_bb(types)).any() {
+                return true;
+            }
+        }
         for line in &a.lines {
             let ray = line.rays[cell];
             if (ray & theirs).is_empty() {
@@ -183,7 +188,7 @@ impl<B: Bitboard> Position<B> {
             quiet |= leaps.initial_quiet;
             captures |= leaps.initial_capture;
         }
-        let slides = pm.slide_reach(from, blockers);
+        let slides = rules.slide_reach(pm, from, blockers);
         quiet = (quiet | slides) & empty;
         captures = (captures | slides) & enemies;
         for ride in &pm.rides {
@@ -484,6 +489,9 @@ impl<B: Bitboard> Position<B> {
             }
             for (kind, table) in &a.initial_leaps {
                 found |= table[cell] & self.kind_bb(*kind) & theirs & rules.initial_region[by as usize][*kind];
+            }
+            for &(line, types) in &a.line_groups {
+                found |= rules.line_tables.reach(line, cell, blockers) & theirs & self.kinds_bb(types);
             }
             for line in &a.lines {
                 if let Some(b) = Rules::<B>::first_blocker(line.rays[cell], line.positive, blockers) {

@@ -133,6 +133,16 @@ impl<B: Bitboard> Position<B> {
     pub fn pieces(&self, color: Color) -> B {
         self.by_color[color as usize]
     }
+    /// Pieces of either colour of the kinds in the bit set `kinds`.
+    #[inline(always)]
+    pub fn kinds_bb(&self, kinds: u32) -> B {
+        let (mut set, mut found) = (kinds, B::EMPTY);
+        while set != 0 {
+            found |= self.by_kind[set.trailing_zeros() as usize];
+            set &= set - 1;
+        }
+        found
+    }
     #[inline(always)]
     pub fn pieces_of(&self, color: Color, kind: usize) -> B {
         self.by_color[color as usize] & self.by_kind[kind]

@@ -76,7 +76,7 @@ impl<B: Bitboard> Position<B> {
         let old = &rules.variant.pieces[kind];
         let mut variant = rules.variant.clone();
         variant.pieces[kind] = PieceDef::new(&old.name, old.letter, betza, old.role).map_err(|e| RulesError(e.to_string()))?;
-        let mut compiled = Rules::new(variant)?;
+        let mut compiled = Rules::compile(variant, rules.line_tables.clone())?;
         compiled.key = key;
         compiled.original_betza = rules.original_betza.clone();
         let compiled = Arc::new(compiled);

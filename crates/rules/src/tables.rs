@@ -2,17 +2,19 @@
 //! from a [`Variant`], turned into per-cell bitboards once.
 //!
 //! Riders use ray tables: the cells a rider reaches from a cell are its
-//! (range-limited) ray up to and including the nearest blocker, found as the
-//! lowest or highest set bit of `ray & blockers` depending on whether the
-//! direction increases the cell index. That works for any step (rook,
-//! bishop, nightrider) on any board size without wrap-around, because rays
-//! are built cell by cell with bounds checks.
+//! (range-limited) ray up to and including the nearest blocker (see
+//! `rider_reach`). That works for any step (rook, bishop, nightrider) on
+//! any board size without wrap-around, because rays are built cell by cell
+//! with bounds checks. Where a rider moves both ways along a line (a
+//! rook's rank, a bishop's diagonal), the line is looked up in one table
+//! instead, when the board and the build allow.
 
 use crate::betza::UNLIMITED;
 use crate::bitboard::Bitboard;
 use crate::castling::{self, Castling};
 use crate::fen;
 use crate::geometry::{Geometry, Step};
+use crate::rider_reach::{increases, ray, slide, LineTables};
 use crate::piece::Color;
 use crate::variant::{Role, Variant, MAX_PIECE_TYPES};
 
@@ -39,14 +41,18 @@ pub struct Leaps<B> {
 /// How one kind of piece of one colour moves, per cell.
 ///
 /// Rides that move and capture alike at any time (rook, bishop, queen,
-/// nightrider lines) are stored flat: the rays of cell `c` are
-/// `slide_rays[c * n .. c * n + n]` for the `n` directions in
-/// `slide_positive`, so generation ORs their reaches in one tight loop.
-/// Other rides (the pawn's initial move-only double step) stay in `rides`.
+/// nightrider lines) are slides. Those that pair into lines with a table
+/// (a rook's rank and file) are in `slide_lines`; the rest are stored
+/// flat: the rays of cell `c` are `slide_rays[c * n .. c * n + n]` for the
+/// `n` directions in `slide_positive`, so generation ORs their reaches in
+/// one tight loop. Other rides (the pawn's initial move-only double step)
+/// stay in `rides`.
 #[derive(Clone, Debug, Default)]
 pub struct PieceMoves<B> {
     pub leaps: Vec<Leaps<B>>,
     pub has_initial_leaps: bool,
+    /// Lines of `Rules::line_tables`.
+    pub slide_lines: Vec<usize>,
     pub slide_positive: Vec<bool>,
     pub slide_rays: Vec<B>,
     pub rides: Vec<Ride<B>>,
@@ -55,27 +61,43 @@ pub struct PieceMoves<B> {
     pub leg_captures: Vec<Vec<(u8, u8)>>,
 }
 
-impl<B: Bitboard> PieceMoves<B> {
-    /// Cells reached by the piece's plain slides from `from`.
+/// Moves pairs of attack lines that are one rider line (the same piece
+/// types capturing both ways along it at the same range, at any time)
+/// into `line_groups`, where the line has a table.
+fn group_attack_lines<B: Bitboard>(a: &mut Attacks<B>, dirs: &[Step], g: Geometry, line_tables: &mut LineTables<B>) {
+    let mut i = 0;
+    while i < a.lines.len() {
+        let line = &a.lines[i];
+        let (step, range, types) = (dirs[line.dir], line.range, line.types);
+        let reverse = a.lines.iter().position(|l| {
+            dirs[l.dir] == step.reversed() && l.range == range && l.types == types && !l.initial_only && !line.initial_only
+        });
+        match reverse.and_then(|j| Some((j, line_tables.line(g, &[(step, range), (step.reversed(), range)])?))) {
+            Some((j, id)) => {
+                a.line_groups.push((id, types));
+                a.lines.remove(i.max(j));
+                a.lines.remove(i.min(j));
+            }
+            None => i += 1,
+        }
+    }
+}
+
+impl<B: Bitboard> Rules<B> {
+    /// Cells reached by the plain slides of `pm` (a piece's moves under
+    /// these rules) from `from`.
     #[inline(always)]
-    pub fn slide_reach(&self, from: usize, blockers: B) -> B {
-        let n = self.slide_positive.len();
+    pub fn slide_reach(&self, pm: &PieceMoves<B>, from: usize, blockers: B) -> B {
         let mut reach = B::EMPTY;
-        for (&ray, &positive) in self.slide_rays[from * n..from * n + n].iter().zip(&self.slide_positive) {
+        for &line in &pm.slide_lines {
+            reach |= self.line_tables.reach(line, from, blockers);
+        }
+        let n = pm.slide_positive.len();
+        for (&ray, &positive) in pm.slide_rays[from * n..from * n + n].iter().zip(&pm.slide_positive) {
             reach |= slide(ray, positive, blockers);
         }
         reach
     }
-}
-
-/// The cells a rider reaches along one ray: up to and including the
-/// first blocker. Cells along a ray run in index order (increasing or
-/// decreasing), so "up to the nearest blocker" is a mask made from the
-/// blocker set.
-#[inline(always)]
-pub fn slide<B: Bitboard>(ray: B, positive: bool, blockers: B) -> B {
-    let hit = ray & blockers;
-    ray & if positive { hit.lowest_and_below() } else { hit.highest_and_above() }
 }
 
 impl<B: Bitboard> Ride<B> {
@@ -111,6 +133,10 @@ pub struct Attacks<B> {
     pub leaps: Vec<(usize, Vec<B>)>,
     pub initial_leaps: Vec<(usize, Vec<B>)>,
     pub lines: Vec<AttackLine<B>>,
+    /// Lines of `Rules::line_tables` along which the same piece types
+    /// capture both ways at the same range, each with those types (a rook's
+    /// rank: rooks and queens); such lines are not also in `lines`.
+    pub line_groups: Vec<(usize, u32)>,
     /// Distinct rider directions (towards the attacker) and the piece types
     /// capturing along each, whatever their range: for finding pins.
     pub pin_lines: Vec<(usize, bool, u32)>,
@@ -132,6 +158,8 @@ pub struct Rules<B> {
     pub jumpers: Vec<usize>,
     pub moves: [Vec<PieceMoves<B>>; 2],
     pub attacks: [Attacks<B>; 2],
+    /// Rider lines looked up instead of walked (see `rider_reach`).
+    pub line_tables: LineTables<B>,
     /// Full rays per direction id, for cutting a ray behind its blocker.
     pub full_rays: Vec<Vec<B>>,
     /// Cells where a piece type may use its initial-only moves.
@@ -165,32 +193,15 @@ impl std::fmt::Display for RulesError {
 }
 impl std::error::Error for RulesError {}
 
-fn positive(g: Geometry, s: Step) -> bool {
-    (s.dy as i32) * g.width() as i32 + s.dx as i32 > 0
-}
-
-fn ray<B: Bitboard>(g: Geometry, from: usize, step: Step, range: u8) -> B {
-    let mut b = B::EMPTY;
-    let mut cell = from;
-    let mut n = 0;
-    while n < range {
-        match g.offset(cell, step) {
-            Some(c) => {
-                b |= B::cell(c);
-                cell = c;
-            }
-            None => break,
-        }
-        n = n.saturating_add(1);
-        if range == UNLIMITED && n as usize > g.cells() {
-            break;
-        }
-    }
-    b
-}
-
 impl<B: Bitboard> Rules<B> {
     pub fn new(variant: Variant) -> Result<Rules<B>, RulesError> {
+        Rules::compile(variant, LineTables::default())
+    }
+
+    /// Compiles `variant` with the rider line tables of rules already
+    /// compiled on the same board (a rule change's parent), so that only
+    /// lines new to it are built.
+    pub fn compile(variant: Variant, mut line_tables: LineTables<B>) -> Result<Rules<B>, RulesError> {
         let g = variant.geometry;
         if g.cells() > B::CAPACITY {
             return Err(RulesError(format!("{} cells do not fit this bitboard", g.cells())));
@@ -215,7 +226,7 @@ impl<B: Bitboard> Rules<B> {
         for color in Color::ALL {
             for (t, def) in variant.pieces.iter().enumerate() {
                 let mut pm = PieceMoves { leaps: vec![Leaps::default(); g.cells()], ..PieceMoves::default() };
-                let mut slides: Vec<(bool, Vec<B>)> = Vec::new();
+                let mut slides: Vec<(Step, u8, Vec<B>)> = Vec::new();
                 let mut rev_leaps = vec![B::EMPTY; g.cells()];
                 let mut rev_initial_leaps = vec![B::EMPTY; g.cells()];
                 for leg in &def.movement.legs {
@@ -241,10 +252,10 @@ impl<B: Bitboard> Rules<B> {
                     } else {
                         let rays: Vec<B> = (0..g.cells()).map(|c| ray(g, c, step, leg.range)).collect();
                         if leg.mode.moves && leg.mode.captures && !leg.initial_only {
-                            slides.push((positive(g, step), rays));
+                            slides.push((step, leg.range, rays));
                         } else {
                             pm.rides.push(Ride {
-                                positive: positive(g, step),
+                                positive: increases(g, step),
                                 moves: leg.mode.moves,
                                 captures: leg.mode.captures,
                                 initial_only: leg.initial_only,
@@ -260,7 +271,7 @@ impl<B: Bitboard> Rules<B> {
                                 Some(line) => line.types |= 1 << t,
                                 None => a.lines.push(AttackLine {
                                     dir: back_dir,
-                                    positive: positive(g, back),
+                                    positive: increases(g, back),
                                     range: leg.range,
                                     rays: (0..g.cells()).map(|c| ray(g, c, back, leg.range)).collect(),
                                     types: 1 << t,
@@ -269,7 +280,7 @@ impl<B: Bitboard> Rules<B> {
                             }
                             match a.pin_lines.iter_mut().find(|p| p.0 == back_dir) {
                                 Some(p) => p.2 |= 1 << t,
-                                None => a.pin_lines.push((back_dir, positive(g, back), 1 << t)),
+                                None => a.pin_lines.push((back_dir, increases(g, back), 1 << t)),
                             }
                         }
                     }
@@ -292,8 +303,22 @@ impl<B: Bitboard> Rules<B> {
                     }
                     attacks[color as usize].leg_lines.push((t, through));
                 }
-                pm.slide_positive = slides.iter().map(|(p, _)| *p).collect();
-                pm.slide_rays = (0..g.cells()).flat_map(|c| slides.iter().map(move |(_, rays)| rays[c])).collect();
+                // A slide whose reverse the piece also has, at the same
+                // range, makes a line with it, looked up if it has a table.
+                let mut walked: Vec<(bool, Vec<B>)> = Vec::new();
+                while let Some((step, range, rays)) = slides.pop() {
+                    let reverse = slides.iter().position(|&(s, r, _)| s == step.reversed() && r == range);
+                    match reverse.and_then(|_| line_tables.line(g, &[(step, range), (step.reversed(), range)])) {
+                        Some(line) => {
+                            slides.remove(reverse.expect("the line's reverse"));
+                            pm.slide_lines.push(line);
+                        }
+                        None => walked.push((increases(g, step), rays)),
+                    }
+                }
+                walked.reverse();
+                pm.slide_positive = walked.iter().map(|(p, _)| *p).collect();
+                pm.slide_rays = (0..g.cells()).flat_map(|c| walked.iter().map(move |(_, rays)| rays[c])).collect();
                 let a = &mut attacks[color as usize];
                 if rev_leaps.iter().any(|b| b.any()) {
                     a.leaps.push((t, rev_leaps));
@@ -303,6 +328,9 @@ impl<B: Bitboard> Rules<B> {
                 }
                 moves[color as usize].push(pm);
             }
+        }
+        for a in &mut attacks {
+            group_attack_lines(a, &dirs, g, &mut line_tables);
         }
         let full_rays: Vec<Vec<B>> = dirs.iter().map(|&s| (0..g.cells()).map(|c| ray(g, c, s, UNLIMITED)).collect()).collect();
 
@@ -353,6 +381,7 @@ impl<B: Bitboard> Rules<B> {
             jumpers: (0..n).filter(|&k| !variant.pieces[k].paths.is_empty()).collect(),
             moves,
             attacks,
+            line_tables,
             full_rays,
             initial_region,
             promotion_zone,
