@@ -67,13 +67,15 @@ fn main() -> ExitCode {
 fn engine_loop() {
     // A banner as Stockfish prints one; GUIs pass over it.
     println!("Protean {} by the Protean developers", env!("CARGO_PKG_VERSION"));
-    protean_protocol::run_session(std::io::stdin().lock(), |first| -> Box<dyn Protocol> {
+    let session = protean_protocol::run_session(std::io::stdin().lock(), |first| -> Box<dyn Protocol> {
         if first.trim() == "xboard" {
             Box::new(XBoard::new(Output::stdout()))
         } else {
             Box::new(Uci::new(Output::stdout()))
         }
     });
+    // The process ends now: its threads and tables go with it, at once.
+    std::mem::forget(session);
 }
 
 #[cfg(test)]

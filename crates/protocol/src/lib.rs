@@ -59,7 +59,12 @@ impl Protocol for XBoard {
 /// that is not UTF-8 is refused in the protocol's own way and the
 /// session goes on. `start` picks the protocol from the first line that
 /// is not blank.
-pub fn run_session(mut input: impl std::io::BufRead, start: impl FnOnce(&str) -> Box<dyn Protocol>) {
+///
+/// The session, its search stopped, is handed back rather than dropped:
+/// dropping it joins every search thread and frees its tables, which with
+/// 64 threads on a busy machine can take longer than a GUI waits after
+/// `quit`. A process about to exit may simply forget it.
+pub fn run_session(mut input: impl std::io::BufRead, start: impl FnOnce(&str) -> Box<dyn Protocol>) -> Option<Box<dyn Protocol>> {
     let mut session: Option<Box<dyn Protocol>> = None;
     let mut start = Some(start);
     let mut bytes = Vec::new();
@@ -86,10 +91,11 @@ pub fn run_session(mut input: impl std::io::BufRead, start: impl FnOnce(&str) ->
             }
         };
         if flow == Flow::Quit {
-            return;
+            return session;
         }
     }
-    if let Some(mut s) = session {
+    if let Some(s) = session.as_mut() {
         s.handle("quit");
     }
+    session
 }

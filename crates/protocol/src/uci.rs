@@ -331,7 +331,7 @@ impl Uci {
                 let pv = best.as_ref().map_or(String::new(), |m| format!(" pv {m}"));
                 out.line(&format!("info depth 0 nodes {} time {}{pv}", outcome.nodes, outcome.time.as_millis()));
             }
-            let ponder = outcome.best.zip(outcome.ponder).map(|(b, p)| root.line_text(&[b, p]).swap_remove(1));
+            let ponder = outcome.best.zip(outcome.ponder).map(|(b, p)| root.reply_text(b, p));
             match (best, ponder) {
                 (Some(best), Some(ponder)) => out.line(&format!("bestmove {best} ponder {ponder}")),
                 (Some(best), None) => out.line(&format!("bestmove {best}")),

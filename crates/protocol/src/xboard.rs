@@ -476,7 +476,7 @@ impl XBoard {
             let Some(best) = outcome.best else { return AfterMove::Done };
             let text = root.move_text(best);
             let shown = castling_as_o_o(root, &text).unwrap_or_else(|| text.clone());
-            let reply = outcome.ponder.map(|r| root.line_text(&[best, r]).swap_remove(1));
+            let reply = outcome.ponder.map(|r| root.reply_text(best, r));
             // Queue first, then announce: see the module comment.
             let _ = played.send((text, reply.clone()));
             out.line(&format!("move {shown}"));

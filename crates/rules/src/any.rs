@@ -149,6 +149,10 @@ impl AnyPosition {
                 .collect()
         })
     }
+    /// How `reply` reads after `first` (a ponder move after the best).
+    pub fn reply_text(&self, first: Move, reply: Move) -> String {
+        self.line_text(&[first, reply]).swap_remove(1)
+    }
     /// Plays a legal move.
     pub fn make(&mut self, m: Move) {
         with_position!(self, p => p.make(m))
