@@ -61,6 +61,10 @@ pub struct PieceMoves<B> {
     pub leg_captures: Vec<Vec<(u8, u8)>>,
 }
 
+/// The eight steps around a cell, in turn from north clockwise (see
+/// `Rules::rings`).
+pub const RING: [(i8, i8); 8] = [(0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1)];
+
 /// Moves pairs of attack lines that are one rider line (the same piece
 /// types capturing both ways along it at the same range, at any time)
 /// into `line_groups`, where the line has a table.
@@ -172,6 +176,10 @@ pub struct Rules<B> {
     /// corner, and every cell on a rider line through it (a tile landing
     /// there may open a line to a king). Empty elsewhere.
     pub neighbours: Vec<B>,
+    /// Per cell, the eight cells around it in turn (north, north-east,
+    /// east, ... north-west; `u8::MAX` off the board). Empty unless tiles
+    /// move.
+    pub rings: Vec<[u8; 8]>,
     pub sight: Vec<B>,
     /// Zero for a variant's own rules; a rule change (Flexichess) gives
     /// the changed set its own key, which positions hash in.
@@ -352,13 +360,14 @@ impl<B: Bitboard> Rules<B> {
         // A Chess960 position's own layout is compiled when its FEN is read.
         let (castling, castling_keep) = castling::compile(&variant, &castling::fixed_entries(&variant))?;
 
-        let (mut neighbours, mut sight) = (Vec::new(), Vec::new());
+        let (mut neighbours, mut rings, mut sight) = (Vec::new(), Vec::new(), Vec::new());
         if variant.tiles.is_some() {
             let king = |c: usize| {
                 let steps = (-1..=1).flat_map(|dx| (-1..=1).map(move |dy| Step::new(dx, dy)));
                 steps.filter(|s| *s != Step::new(0, 0)).filter_map(|s| g.offset(c, s)).fold(B::EMPTY, |b, n| b | B::cell(n))
             };
             neighbours = (0..g.cells()).map(king).collect();
+            rings = (0..g.cells()).map(|c| RING.map(|(dx, dy)| g.offset(c, Step::new(dx, dy)).map_or(u8::MAX, |n| n as u8))).collect();
             sight = (0..g.cells()).map(|c| full_rays.iter().fold(B::EMPTY, |b: B, rays: &Vec<B>| b | rays[c])).collect();
         }
 
@@ -372,6 +381,7 @@ impl<B: Bitboard> Rules<B> {
             key: 0,
             original_betza: variant.pieces.iter().map(|p| p.betza.clone()).collect(),
             neighbours,
+            rings,
             sight,
             geometry: g,
             all_cells,

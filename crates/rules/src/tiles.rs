@@ -20,10 +20,47 @@ use crate::movegen::MoveSet;
 use crate::moves::{Move, MoveKind, MoveList, TileShift, NO_PROMOTION};
 use crate::piece::Color;
 use crate::position::Position;
+use crate::tables::RING;
 use crate::variant::Role;
 
 /// Tiles shift one cell up, down, left or right.
 const ORTHOGONAL: [Step; 4] = [Step::new(0, 1), Step::new(0, -1), Step::new(-1, 0), Step::new(1, 0)];
+
+/// For each set of the eight cells around a cell (bit i for `RING[i]`),
+/// whether they touch each other into one group (or are none).
+static RING_IS_ONE_GROUP: [bool; 256] = ring_groups();
+
+const fn ring_groups() -> [bool; 256] {
+    let mut table = [false; 256];
+    let mut set: usize = 0;
+    while set < 256 {
+        // Grow a group from the lowest cell of the set, cell by cell.
+        let mut reached = set & set.wrapping_neg();
+        let mut grew = true;
+        while grew {
+            grew = false;
+            let mut i = 0;
+            while i < 8 {
+                if reached >> i & 1 == 1 {
+                    let mut j = 0;
+                    while j < 8 {
+                        let (a, b) = (RING[i], RING[j]);
+                        let touch = (a.0 - b.0).abs() <= 1 && (a.1 - b.1).abs() <= 1;
+                        if set >> j & 1 == 1 && reached >> j & 1 == 0 && touch {
+                            reached |= 1 << j;
+                            grew = true;
+                        }
+                        j += 1;
+                    }
+                }
+                i += 1;
+            }
+        }
+        table[set] = reached == set;
+        set += 1;
+    }
+    table
+}
 
 /// The tile moves that the board's shape allows, pieces aside: at most
 /// four per tile.
@@ -43,12 +80,19 @@ impl<B: Bitboard> Position<B> {
     /// the board's shape goes: it still touches (by side or corner) a tile
     /// it touched before, and all tiles still form one group.
     pub fn tile_may_move(&self, from: usize, to: usize) -> bool {
-        let nb = &self.rules().neighbours;
+        let rules = self.rules();
         let tiles = self.tiles();
-        if (nb[from] & nb[to] & tiles).is_empty() {
+        if (rules.neighbours[from] & rules.neighbours[to] & tiles).is_empty() {
             return false;
         }
-        self.is_one_group(tiles ^ B::cell(from) ^ B::cell(to))
+        let after = tiles ^ B::cell(from) ^ B::cell(to);
+        // The tiles form one group before the shift (FEN refuses others
+        // and every shift keeps it so). If the tiles around `from`
+        // (`to` among them) are one group by themselves, every path that
+        // went through `from` can go round it: one group still, with no
+        // need to walk the board.
+        let ring = rules.rings[from].iter().enumerate().fold(0usize, |m, (i, &c)| m | usize::from(c != u8::MAX && after.has(c as usize)) << i);
+        RING_IS_ONE_GROUP[ring] || self.is_one_group(after)
     }
 
     /// Whether `tiles` form one group, joined by sides or corners.
