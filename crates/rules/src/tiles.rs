@@ -87,23 +87,28 @@ impl<B: Bitboard> Position<B> {
         }
         let after = tiles ^ B::cell(from) ^ B::cell(to);
         // The tiles form one group before the shift (FEN refuses others
-        // and every shift keeps it so). If the tiles around `from`
-        // (`to` among them) are one group by themselves, every path that
-        // went through `from` can go round it: one group still, with no
-        // need to walk the board.
-        let ring = rules.rings[from].iter().enumerate().fold(0usize, |m, (i, &c)| m | usize::from(c != u8::MAX && after.has(c as usize)) << i);
-        RING_IS_ONE_GROUP[ring] || self.is_one_group(after)
+        // and every shift keeps it so), so they still do exactly when the
+        // tiles around `from` (`to` among them) are still joined: every
+        // path that went through `from` can then go round it. Most often
+        // they touch each other all round (a table of the 256 rings says
+        // so); else a walk from one of them over the tiles looks for the
+        // others, and stops as soon as it has them all.
+        let ring = &rules.rings[from];
+        let around = |i: usize| ring[i] != u8::MAX && after.has(ring[i] as usize);
+        let pattern = (0..8).fold(0, |p, i| p | usize::from(around(i)) << i);
+        RING_IS_ONE_GROUP[pattern] || self.joins(after, (0..8).filter(|&i| around(i)).fold(B::EMPTY, |b, i| b | B::cell(ring[i] as usize)))
     }
 
-    /// Whether `tiles` form one group, joined by sides or corners.
-    pub fn is_one_group(&self, tiles: B) -> bool {
-        if tiles.is_empty() {
-            return true;
-        }
+    /// Whether every cell of `targets` (some of `tiles`) is in one group
+    /// of `tiles`, joined by sides or corners.
+    fn joins(&self, tiles: B, targets: B) -> bool {
         let nb = &self.rules().neighbours;
-        let mut reached = B::cell(tiles.lowest());
+        let mut reached = B::cell(targets.lowest());
         let mut frontier = reached;
         while frontier.any() {
+            if (targets & !reached).is_empty() {
+                return true;
+            }
             let mut next = B::EMPTY;
             for c in frontier.cells() {
                 next |= nb[c];
@@ -111,7 +116,12 @@ impl<B: Bitboard> Position<B> {
             frontier = next & tiles & !reached;
             reached |= frontier;
         }
-        reached == tiles
+        (targets & !reached).is_empty()
+    }
+
+    /// Whether `tiles` form one group, joined by sides or corners.
+    pub fn is_one_group(&self, tiles: B) -> bool {
+        tiles.is_empty() || self.joins(tiles, tiles)
     }
 
     /// Every tile move the board's shape allows now, pieces aside.
