@@ -2,6 +2,7 @@
 //! session on standard input) and its tools.
 
 mod bench_command;
+mod datagen_command;
 mod engine_process;
 mod epd_command;
 mod match_command;
@@ -38,6 +39,8 @@ enum Command {
     },
     /// A Perplexichess team game: Flexichess boards at once, grand strategists transferring pieces.
     Perplexichess(perplexichess_command::PerplexichessArgs),
+    /// Self-play games that write quiet positions with the game's result (`FEN [1.0]` a line), for tuning.
+    Datagen(datagen_command::DatagenArgs),
 }
 
 fn main() -> ExitCode {
@@ -52,6 +55,7 @@ fn main() -> ExitCode {
         Some(Command::Epd(args)) => epd_command::run(&args),
         Some(Command::Perplexichess(args)) => perplexichess_command::run(&args),
         Some(Command::Match { args }) => match_command::run(&args),
+        Some(Command::Datagen(args)) => datagen_command::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,0 +1,302 @@
+//! `protean datagen`: games of Protean against itself that write the
+//! quiet positions they pass through with the game's result, the data
+//! that fitting the evaluation to game results (Texel's method) needs.
+//!
+//! Each game starts from the variant's start or a book position, plays a
+//! few random legal plies to vary the openings, then a fixed search per
+//! move (a depth or a node count: the data do not depend on the machine's
+//! speed). A position is kept when the side to move is not in check, the
+//! search's move is quiet (no capture, no promotion) and its score is no
+//! mate: there, the static evaluation should already tell the truth, and
+//! the game's result is what it is fitted to. A game ends by the variant's
+//! rules, by adjudication once both sides have seen the same side 1000
+//! centipawns ahead for eight plies in a row, or as a draw after
+//! `--max-plies`.
+//!
+//! The output is plain text, one position a line: its FEN (in the
+//! variant's own FEN, rule changes and tiles included) and the result from
+//! White's side in brackets, `[1.0]`, `[0.5]` or `[0.0]`, the format
+//! Texel tuners read. With one game at a time the file is the same for
+//! the same arguments and seed.
+
+use clap::Args;
+use protean_rules::{AnyPosition, AnyRules, Color};
+use protean_search::{Engine, Limits, Options, Score};
+use std::fs::File;
+use std::io::{BufWriter, IsTerminal, Write};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// Nodes per move when neither a depth nor a node count is given.
+const DEFAULT_NODES: u64 = 5_000;
+/// Adjudication: this many centipawns ahead ...
+const DECISIVE_CP: i32 = 1_000;
+/// ... for this many plies in a row.
+const DECISIVE_PLIES: u32 = 8;
+
+#[derive(Args)]
+pub struct DatagenArgs {
+    /// The variant: standard, perfect, onedim, beyond, flexichess (or an alias).
+    #[arg(long, default_value = "standard")]
+    variant: String,
+    /// How many games to play.
+    #[arg(long, default_value_t = 100)]
+    games: u64,
+    /// Search every move to this depth.
+    #[arg(long, conflicts_with = "nodes")]
+    depth: Option<u32>,
+    /// Search every move for this many nodes (5000 when no depth is given either).
+    #[arg(long)]
+    nodes: Option<u64>,
+    /// The file to write: one `FEN [result]` a line (overwritten).
+    #[arg(long)]
+    out: PathBuf,
+    /// Random legal plies at the start of each game, after the book position if any.
+    #[arg(long, default_value_t = 8)]
+    random_plies: u32,
+    /// Opening positions, one FEN (or EPD line) a line; each game starts from one of them, picked at random.
+    #[arg(long)]
+    book: Option<PathBuf>,
+    /// Seed of the random openings; the same seed plays the same games.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Games played at once, each with its own one-thread engine.
+    #[arg(long, default_value_t = 1)]
+    concurrency: usize,
+    /// Hash table of each engine, in MiB.
+    #[arg(long, default_value_t = 16)]
+    hash: usize,
+    /// A game still going after this many plies is a draw.
+    #[arg(long, default_value_t = 400)]
+    max_plies: u32,
+}
+
+pub fn run(args: &DatagenArgs) -> Result<(), String> {
+    let rules = AnyRules::by_name(&args.variant).map_err(|e| e.to_string())?;
+    if args.depth == Some(0) || args.nodes == Some(0) {
+        return Err("--depth and --nodes must be at least 1".into());
+    }
+    if args.concurrency == 0 {
+        return Err("--concurrency must be at least 1".into());
+    }
+    let openings = match &args.book {
+        Some(path) => read_book(&rules, path)?,
+        None => vec![rules.start()],
+    };
+    let file = File::create(&args.out).map_err(|e| format!("{}: {e}", args.out.display()))?;
+    let limits = Limits { depth: args.depth, nodes: args.nodes.or(args.depth.is_none().then_some(DEFAULT_NODES)), ..Limits::default() };
+    let out = Mutex::new(BufWriter::new(file));
+    let progress = Progress::new(args.games);
+    let next_game = AtomicU64::new(0);
+    let failure: Mutex<Option<String>> = Mutex::new(None);
+    std::thread::scope(|scope| {
+        for _ in 0..args.concurrency.min(args.games.max(1) as usize) {
+            scope.spawn(|| {
+                if let Err(e) = play_games(args, &rules, &openings, &limits, &next_game, &out, &progress) {
+                    failure.lock().unwrap_or_else(|e| e.into_inner()).get_or_insert(e);
+                    // The other workers stop taking games.
+                    next_game.store(u64::MAX / 2, Ordering::SeqCst);
+                }
+            });
+        }
+    });
+    if let Some(e) = failure.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        return Err(e);
+    }
+    out.into_inner().unwrap_or_else(|e| e.into_inner()).flush().map_err(|e| format!("{}: {e}", args.out.display()))?;
+    progress.finish();
+    Ok(())
+}
+
+/// One worker: takes game numbers until there are none left.
+fn play_games(
+    args: &DatagenArgs,
+    rules: &AnyRules,
+    openings: &[AnyPosition],
+    limits: &Limits,
+    next_game: &AtomicU64,
+    out: &Mutex<BufWriter<File>>,
+    progress: &Progress,
+) -> Result<(), String> {
+    let mut engine = Engine::new(rules.start());
+    engine.resize_hash(args.hash).map_err(|e| format!("hash {} MiB: {e}", args.hash))?;
+    engine.set_options(Options { threads: 1, multi_pv: 1, move_overhead: Duration::ZERO, ..Options::default() });
+    loop {
+        let game = next_game.fetch_add(1, Ordering::SeqCst);
+        if game >= args.games {
+            return Ok(());
+        }
+        // Each game has its own stream of random numbers, so that the
+        // games do not depend on which worker plays them.
+        let mut random = SplitMix(args.seed ^ game.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        let record = play_game(&mut engine, openings, limits, args, &mut random);
+        let mut w = out.lock().unwrap_or_else(|e| e.into_inner());
+        for fen in &record.fens {
+            writeln!(w, "{fen} [{}]", record.result).map_err(|e| format!("{}: {e}", args.out.display()))?;
+        }
+        w.flush().map_err(|e| format!("{}: {e}", args.out.display()))?;
+        drop(w);
+        progress.game_done(record.fens.len() as u64);
+    }
+}
+
+/// What one game leaves: its quiet positions and its result for White.
+struct GameRecord {
+    fens: Vec<String>,
+    result: &'static str,
+}
+
+fn play_game(engine: &mut Engine, openings: &[AnyPosition], limits: &Limits, args: &DatagenArgs, random: &mut SplitMix) -> GameRecord {
+    // An opening that ends the game in its random plies is drawn again.
+    let mut pos = loop {
+        let mut pos = openings[random.below(openings.len())].clone();
+        let mut ended = false;
+        for _ in 0..args.random_plies {
+            let moves = pos.legal_move_list();
+            if moves.is_empty() {
+                ended = true;
+                break;
+            }
+            pos.make(moves[random.below(moves.len())]);
+        }
+        if !ended && pos.outcome().is_none() {
+            break pos;
+        }
+    };
+    engine.clear();
+    let mut fens = Vec::new();
+    // The side the last plies' scores put far ahead, and for how long.
+    let mut ahead: Option<(Color, u32)> = None;
+    for _ in 0..args.max_plies {
+        if let Some(end) = pos.outcome() {
+            return GameRecord { fens, result: white_result(end.result()) };
+        }
+        engine.set_position(pos.clone());
+        let found = engine.search(limits.clone());
+        let Some(best) = found.best else { break };
+        let us = pos.side_to_move();
+        let white_cp = match found.score {
+            Some(Score::Centipawns(cp)) => Some(if us == Color::White { cp } else { -cp }),
+            _ => None,
+        };
+        let quiet = !pos.in_check() && !best.is_capture() && best.promotion().is_none();
+        if quiet && white_cp.is_some() {
+            fens.push(pos.fen());
+        }
+        let leader = match found.score {
+            Some(Score::Mate(m)) => Some(if (m > 0) == (us == Color::White) { Color::White } else { Color::Black }),
+            Some(Score::Centipawns(_)) => white_cp.filter(|cp| cp.abs() >= DECISIVE_CP).map(|cp| if cp > 0 { Color::White } else { Color::Black }),
+            None => None,
+        };
+        ahead = leader.map(|c| (c, ahead.filter(|a| a.0 == c).map_or(1, |a| a.1 + 1)));
+        if let Some((winner, plies)) = ahead {
+            if plies >= DECISIVE_PLIES {
+                return GameRecord { fens, result: if winner == Color::White { "1.0" } else { "0.0" } };
+            }
+        }
+        pos.make(best);
+    }
+    GameRecord { fens, result: "0.5" }
+}
+
+/// A PGN result as the tuner reads it, from White's side.
+fn white_result(pgn: &str) -> &'static str {
+    match pgn {
+        "1-0" => "1.0",
+        "0-1" => "0.0",
+        _ => "0.5",
+    }
+}
+
+/// The book's positions: a FEN a line (an EPD line's first four fields
+/// will do); blank lines and lines starting with `#` are passed over.
+fn read_book(rules: &AnyRules, path: &PathBuf) -> Result<Vec<AnyPosition>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut positions = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let pos = rules.from_fen(line).or_else(|_| {
+            let fields: Vec<&str> = line.split_whitespace().take(4).collect();
+            rules.from_fen(&format!("{} 0 1", fields.join(" ")))
+        });
+        positions.push(pos.map_err(|e| format!("{}: line {}: {e}", path.display(), n + 1))?);
+    }
+    if positions.is_empty() {
+        return Err(format!("{}: no positions", path.display()));
+    }
+    Ok(positions)
+}
+
+/// SplitMix64: small, fast, and the same everywhere.
+struct SplitMix(u64);
+
+impl SplitMix {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    /// A number below `n` (n > 0).
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+/// Progress on standard error: a bar redrawn in place on a terminal, a
+/// line every tenth of the games elsewhere (a log, a test).
+struct Progress {
+    total: u64,
+    games: AtomicU64,
+    positions: AtomicU64,
+    start: Instant,
+    terminal: bool,
+}
+
+impl Progress {
+    fn new(total: u64) -> Progress {
+        Progress { total, games: AtomicU64::new(0), positions: AtomicU64::new(0), start: Instant::now(), terminal: std::io::stderr().is_terminal() }
+    }
+
+    fn game_done(&self, positions: u64) {
+        let games = self.games.fetch_add(1, Ordering::SeqCst) + 1;
+        let positions = self.positions.fetch_add(positions, Ordering::SeqCst) + positions;
+        let step = (self.total / 10).max(1);
+        if self.terminal || games.is_multiple_of(step) || games == self.total {
+            let line = self.line(games, positions);
+            if self.terminal {
+                eprint!("\r{line}");
+            } else {
+                eprintln!("{line}");
+            }
+        }
+    }
+
+    fn line(&self, games: u64, positions: u64) -> String {
+        const WIDTH: u64 = 30;
+        let filled = (games * WIDTH / self.total.max(1)) as usize;
+        let secs = self.start.elapsed().as_secs_f64();
+        let left = if games > 0 { secs / games as f64 * (self.total - games) as f64 } else { 0.0 };
+        format!(
+            "[{}{}] {games}/{} games, {positions} positions, {:.0} s, about {:.0} s left",
+            "#".repeat(filled),
+            "-".repeat(WIDTH as usize - filled),
+            self.total,
+            secs,
+            left
+        )
+    }
+
+    fn finish(&self) {
+        if self.terminal {
+            eprintln!();
+        }
+        eprintln!("{} games, {} positions", self.games.load(Ordering::SeqCst), self.positions.load(Ordering::SeqCst));
+    }
+}
