@@ -126,6 +126,12 @@ impl<B: Bitboard> LineTables<B> {
         Some(self.lines.len() - 1)
     }
 
+    /// The table of the line a rider of `step` and `range` rides both
+    /// ways (see `line`).
+    pub fn both_ways(&mut self, g: Geometry, step: Step, range: u8) -> Option<usize> {
+        self.line(g, &[(step, range), (step.reversed(), range)])
+    }
+
     /// The cells line `line` reaches from `cell`: along each of its rays
     /// up to and including the first blocker.
     #[inline(always)]

@@ -76,7 +76,7 @@ fn group_attack_lines<B: Bitboard>(a: &mut Attacks<B>, dirs: &[Step], g: Geometr
         let reverse = a.lines.iter().position(|l| {
             dirs[l.dir] == step.reversed() && l.range == range && l.types == types && !l.initial_only && !line.initial_only
         });
-        match reverse.and_then(|j| Some((j, line_tables.line(g, &[(step, range), (step.reversed(), range)])?))) {
+        match reverse.and_then(|j| Some((j, line_tables.both_ways(g, step, range)?))) {
             Some((j, id)) => {
                 a.line_groups.push((id, types));
                 a.lines.remove(i.max(j));
@@ -316,7 +316,7 @@ impl<B: Bitboard> Rules<B> {
                 let mut walked: Vec<(bool, Vec<B>)> = Vec::new();
                 while let Some((step, range, rays)) = slides.pop() {
                     let reverse = slides.iter().position(|&(s, r, _)| s == step.reversed() && r == range);
-                    match reverse.and_then(|_| line_tables.line(g, &[(step, range), (step.reversed(), range)])) {
+                    match reverse.and_then(|_| line_tables.both_ways(g, step, range)) {
                         Some(line) => {
                             slides.remove(reverse.expect("the line's reverse"));
                             pm.slide_lines.push(line);
