@@ -21,6 +21,8 @@
 
 use clap::Args;
 use protean_rules::{AnyPosition, AnyRules, Color};
+use crate::match_stats::white_points;
+use protean_search::skill::Random;
 use protean_search::{Engine, Limits, Options, Score};
 use std::fs::File;
 use std::io::{BufWriter, IsTerminal, Write};
@@ -129,12 +131,13 @@ fn play_games(
             return Ok(());
         }
         // Each game has its own stream of random numbers, so that the
-        // games do not depend on which worker plays them.
-        let mut random = SplitMix(args.seed ^ game.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        // games do not depend on which worker plays them (shifted so that
+        // the generator's odd-making bit never merges two games).
+        let mut random = Random::seeded((args.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ game) << 1);
         let record = play_game(&mut engine, openings, limits, args, &mut random);
         let mut w = out.lock().unwrap_or_else(|e| e.into_inner());
         for fen in &record.fens {
-            writeln!(w, "{fen} [{}]", record.result).map_err(|e| format!("{}: {e}", args.out.display()))?;
+            writeln!(w, "{fen} [{:.1}]", record.white_points).map_err(|e| format!("{}: {e}", args.out.display()))?;
         }
         w.flush().map_err(|e| format!("{}: {e}", args.out.display()))?;
         drop(w);
@@ -142,16 +145,16 @@ fn play_games(
     }
 }
 
-/// What one game leaves: its quiet positions and its result for White.
+/// What one game leaves: its quiet positions and White's points.
 struct GameRecord {
     fens: Vec<String>,
-    result: &'static str,
+    white_points: f64,
 }
 
-fn play_game(engine: &mut Engine, openings: &[AnyPosition], limits: &Limits, args: &DatagenArgs, random: &mut SplitMix) -> GameRecord {
+fn play_game(engine: &mut Engine, openings: &[AnyPosition], limits: &Limits, args: &DatagenArgs, random: &mut Random) -> GameRecord {
     // An opening that ends the game in its random plies is drawn again.
     let mut pos = loop {
-        let mut pos = openings[random.below(openings.len())].clone();
+        let mut pos = openings[random.below(openings.len() as u64) as usize].clone();
         let mut ended = false;
         for _ in 0..args.random_plies {
             let moves = pos.legal_move_list();
@@ -159,7 +162,7 @@ fn play_game(engine: &mut Engine, openings: &[AnyPosition], limits: &Limits, arg
                 ended = true;
                 break;
             }
-            pos.make(moves[random.below(moves.len())]);
+            pos.make(moves[random.below(moves.len() as u64) as usize]);
         }
         if !ended && pos.outcome().is_none() {
             break pos;
@@ -171,7 +174,7 @@ fn play_game(engine: &mut Engine, openings: &[AnyPosition], limits: &Limits, arg
     let mut ahead: Option<(Color, u32)> = None;
     for _ in 0..args.max_plies {
         if let Some(end) = pos.outcome() {
-            return GameRecord { fens, result: white_result(end.result()) };
+            return GameRecord { fens, white_points: white_points(end.result()) };
         }
         engine.set_position(pos.clone());
         let found = engine.search(limits.clone());
@@ -193,21 +196,12 @@ fn play_game(engine: &mut Engine, openings: &[AnyPosition], limits: &Limits, arg
         ahead = leader.map(|c| (c, ahead.filter(|a| a.0 == c).map_or(1, |a| a.1 + 1)));
         if let Some((winner, plies)) = ahead {
             if plies >= DECISIVE_PLIES {
-                return GameRecord { fens, result: if winner == Color::White { "1.0" } else { "0.0" } };
+                return GameRecord { fens, white_points: if winner == Color::White { 1.0 } else { 0.0 } };
             }
         }
         pos.make(best);
     }
-    GameRecord { fens, result: "0.5" }
-}
-
-/// A PGN result as the tuner reads it, from White's side.
-fn white_result(pgn: &str) -> &'static str {
-    match pgn {
-        "1-0" => "1.0",
-        "0-1" => "0.0",
-        _ => "0.5",
-    }
+    GameRecord { fens, white_points: 0.5 }
 }
 
 /// The book's positions: a FEN a line (an EPD line's first four fields
@@ -230,23 +224,6 @@ fn read_book(rules: &AnyRules, path: &PathBuf) -> Result<Vec<AnyPosition>, Strin
         return Err(format!("{}: no positions", path.display()));
     }
     Ok(positions)
-}
-
-/// SplitMix64: small, fast, and the same everywhere.
-struct SplitMix(u64);
-
-impl SplitMix {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    /// A number below `n` (n > 0).
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
 }
 
 /// Progress on standard error: a bar redrawn in place on a terminal, a

@@ -275,12 +275,9 @@ fn parse_args(args: &[String]) -> Result<Config, String> {
 
 /// A shuffle seeded from the clock: each run plays the book in a new order.
 fn shuffle<T>(items: &mut [T]) {
-    let mut s = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64) | 1;
+    let mut random = protean_search::skill::Random::from_clock();
     for i in (1..items.len()).rev() {
-        s ^= s << 13;
-        s ^= s >> 7;
-        s ^= s << 17;
-        items.swap(i, (s % (i as u64 + 1)) as usize);
+        items.swap(i, random.below(i as u64 + 1) as usize);
     }
 }
 
@@ -394,11 +391,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
     for game in rx {
         finished += 1;
         // Points of the first engine.
-        let white_points = match game.result {
-            "1-0" => 1.0,
-            "0-1" => 0.0,
-            _ => 0.5,
-        };
+        let white_points = crate::match_stats::white_points(game.result);
         let points = if game.white == 0 { white_points } else { 1.0 - white_points };
         if points == 1.0 {
             wins += 1;

@@ -2,6 +2,16 @@
 //! superiority, and the sequential probability ratio test on game pairs
 //! (pentanomial, as fastchess and fishtest count them).
 
+/// White's points in a game of PGN result `result` (`1-0`, `0-1`, and
+/// anything else a draw).
+pub fn white_points(result: &str) -> f64 {
+    match result {
+        "1-0" => 1.0,
+        "0-1" => 0.0,
+        _ => 0.5,
+    }
+}
+
 /// Elo difference that a score fraction means (logistic model).
 pub fn elo(score: f64) -> f64 {
     let s = score.clamp(1e-6, 1.0 - 1e-6);
