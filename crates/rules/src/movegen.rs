@@ -159,14 +159,14 @@ impl<B: Bitboard> Position<B> {
                     match set {
                         MoveSet::All => self.push_pawn_moves(out, from, quiet & !zone, captures & !zone, quiet & zone, captures & zone),
                         MoveSet::Noisy => self.push_pawn_moves(out, from, B::EMPTY, captures & !zone, quiet & zone, captures & zone),
-                        MoveSet::Quiet => push_all(out, from, quiet & !zone, MoveKind::Quiet),
+                        MoveSet::Quiet => out.push_targets(from, quiet & !zone, MoveKind::Quiet),
                     }
                 } else {
                     if set != MoveSet::Noisy {
-                        push_all(out, from, quiet, MoveKind::Quiet);
+                        out.push_targets(from, quiet, MoveKind::Quiet);
                     }
                     if set != MoveSet::Quiet {
-                        push_all(out, from, captures, MoveKind::Capture);
+                        out.push_targets(from, captures, MoveKind::Capture);
                     }
                 }
             }
@@ -254,8 +254,8 @@ impl<B: Bitboard> Position<B> {
 
     fn push_pawn_moves(&self, out: &mut MoveList, from: usize, quiet: B, captures: B, quiet_promo: B, capture_promo: B) {
         let promotion = &self.rules().variant.promotion;
-        push_all(out, from, quiet, MoveKind::Quiet);
-        push_all(out, from, captures, MoveKind::Capture);
+        out.push_targets(from, quiet, MoveKind::Quiet);
+        out.push_targets(from, captures, MoveKind::Capture);
         for (targets, kind) in [(quiet_promo, MoveKind::Quiet), (capture_promo, MoveKind::Capture)] {
             for to in targets.cells() {
                 for &choice in &promotion.choices {
@@ -513,12 +513,5 @@ impl<B: Bitboard> Position<B> {
         let mut list = MoveList::new();
         self.legal_moves(&mut list);
         list.to_vec()
-    }
-}
-
-#[inline(always)]
-fn push_all<B: Bitboard>(out: &mut MoveList, from: usize, targets: B, kind: MoveKind) {
-    for to in targets.cells() {
-        out.push(Move::new(from, to, kind));
     }
 }

@@ -174,6 +174,19 @@ impl MoveList {
         self.buf[self.len] = m;
         self.len += 1;
     }
+    /// A move from `from` to each cell of `targets`, with one capacity
+    /// check for them all (generation's hot loop).
+    #[inline(always)]
+    pub fn push_targets<B: crate::bitboard::Bitboard>(&mut self, from: usize, targets: B, kind: MoveKind) {
+        let n = targets.count() as usize;
+        while self.len + n > self.buf.len() {
+            self.grow();
+        }
+        for (slot, to) in self.buf[self.len..self.len + n].iter_mut().zip(targets.cells()) {
+            *slot = Move::new(from, to, kind);
+        }
+        self.len += n;
+    }
     #[cold]
     fn grow(&mut self) {
         let n = self.buf.len();

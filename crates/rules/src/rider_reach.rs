@@ -78,9 +78,11 @@ pub struct LineTables<B> {
     lines: Vec<Arc<LineTable<B>>>,
 }
 
-/// Most entries one line's table may have over all cells: a rank of a
-/// 16-cell board (2^14 blocker patterns from a middle cell) is over it.
-const MAX_ENTRIES_PER_LINE: usize = 1 << 16;
+/// Most bytes one line's table may take over all cells: a rook's rank and
+/// file together on 8x8 (102,400 entries of 8 bytes, as in Stockfish's
+/// rook table) fit; a rank of a 16-cell board (2^14 blocker patterns from
+/// an end cell) does not.
+const MAX_TABLE_BYTES: usize = 1 << 20;
 
 impl<B: Bitboard> LineTables<B> {
     /// The table of the line made of `rays` (each a step and a range),
@@ -110,7 +112,7 @@ impl<B: Bitboard> LineTables<B> {
             })
             .collect();
         let entries: usize = relevant.iter().map(|m| 1usize << m.count()).sum();
-        if entries > MAX_ENTRIES_PER_LINE {
+        if entries * std::mem::size_of::<B>() > MAX_TABLE_BYTES.max(std::mem::size_of::<B>() << 16) {
             return None;
         }
         let mut table = LineTable { rays: key, cells: Vec::with_capacity(g.cells()), reaches: Vec::with_capacity(entries) };
@@ -130,6 +132,30 @@ impl<B: Bitboard> LineTables<B> {
     /// ways (see `line`).
     pub fn both_ways(&mut self, g: Geometry, step: Step, range: u8) -> Option<usize> {
         self.line(g, &[(step, range), (step.reversed(), range)])
+    }
+
+    /// `lines` with lines of one family (steps alike up to turning and
+    /// mirroring, at one range: a rook's rank and file, a bishop's two
+    /// diagonals) merged into one table where it fits, so that a rook
+    /// looks up its reach once and a queen twice. Lines that cannot merge
+    /// stay as they are.
+    pub fn merged(&mut self, g: Geometry, lines: &[usize]) -> Vec<usize> {
+        let family = |t: &LineTable<B>| t.rays.first().map(|&(s, r)| (s.dx.unsigned_abs().min(s.dy.unsigned_abs()), s.dx.unsigned_abs().max(s.dy.unsigned_abs()), r));
+        let mut out: Vec<usize> = Vec::new();
+        for &line in lines {
+            let joined = out.iter().enumerate().find_map(|(i, &o)| {
+                if family(&self.lines[o]) != family(&self.lines[line]) {
+                    return None;
+                }
+                let rays: Vec<(Step, u8)> = self.lines[o].rays.iter().chain(&self.lines[line].rays).copied().collect();
+                Some((i, self.line(g, &rays)?))
+            });
+            match joined {
+                Some((i, both)) => out[i] = both,
+                None => out.push(line),
+            }
+        }
+        out
     }
 
     /// The cells line `line` reaches from `cell`: along each of its rays
@@ -180,6 +206,30 @@ mod tests {
                         assert_eq!(tables.reach(line, cell, blockers), walked, "{step:?} range {range} from {cell} on {w}x{h}");
                     }
                 }
+            }
+        }
+    }
+
+    /// A queen's four lines merge by family into two tables, the rook's
+    /// and the bishop's, each of which looks up what walking finds.
+    #[test]
+    fn a_family_of_lines_merges_into_one_table() {
+        if !FAST_EXTRACT {
+            return;
+        }
+        let g = Geometry::new(8, 8).unwrap();
+        let mut tables = LineTables::<u64>::default();
+        let steps = [Step::new(1, 0), Step::new(1, 1), Step::new(0, 1), Step::new(1, -1)];
+        let lines: Vec<usize> = steps.iter().map(|&s| tables.both_ways(g, s, UNLIMITED).unwrap()).collect();
+        let merged = tables.merged(g, &lines);
+        assert_eq!(merged.len(), 2, "rook lines and bishop lines");
+        let mut random = crate::bitboard::test_random(0x1234_5678_9abc_def1);
+        for _ in 0..300 {
+            let blockers = random() & random();
+            for cell in 0..64 {
+                let walked = steps.iter().flat_map(|&s| [s, s.reversed()]).fold(0, |r, s| r | slide(ray::<u64>(g, cell, s, UNLIMITED), increases(g, s), blockers));
+                let looked_up = merged.iter().fold(0, |r, &line| r | tables.reach(line, cell, blockers));
+                assert_eq!(looked_up, walked, "from {cell}");
             }
         }
     }

@@ -67,7 +67,8 @@ pub const RING: [(i8, i8); 8] = [(0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, 
 
 /// Moves pairs of attack lines that are one rider line (the same piece
 /// types capturing both ways along it at the same range, at any time)
-/// into `line_groups`, where the line has a table.
+/// into `line_groups`, where the line has a table, and merges a family's
+/// lines where their table fits.
 fn group_attack_lines<B: Bitboard>(a: &mut Attacks<B>, dirs: &[Step], g: Geometry, line_tables: &mut LineTables<B>) {
     let mut i = 0;
     while i < a.lines.len() {
@@ -84,6 +85,14 @@ fn group_attack_lines<B: Bitboard>(a: &mut Attacks<B>, dirs: &[Step], g: Geometr
             }
             None => i += 1,
         }
+    }
+    // Lines of one family used by the same types merge (a rook's rank and
+    // file into one lookup).
+    let mut groups = std::mem::take(&mut a.line_groups);
+    while let Some(&(_, types)) = groups.first() {
+        let lines: Vec<usize> = groups.iter().filter(|group| group.1 == types).map(|group| group.0).collect();
+        groups.retain(|group| group.1 != types);
+        a.line_groups.extend(line_tables.merged(g, &lines).into_iter().map(|id| (id, types)));
     }
 }
 
@@ -324,6 +333,7 @@ impl<B: Bitboard> Rules<B> {
                         None => walked.push((increases(g, step), rays)),
                     }
                 }
+                pm.slide_lines = line_tables.merged(g, &pm.slide_lines);
                 walked.reverse();
                 pm.slide_positive = walked.iter().map(|(p, _)| *p).collect();
                 pm.slide_rays = (0..g.cells()).flat_map(|c| walked.iter().map(move |(_, rays)| rays[c])).collect();
