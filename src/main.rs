@@ -11,6 +11,7 @@ mod perft_command;
 mod pgn;
 mod perplexichess_command;
 mod strategist;
+mod tune_command;
 
 use clap::{Parser, Subcommand};
 use protean_protocol::{Output, Protocol, Uci, XBoard};
@@ -41,6 +42,8 @@ enum Command {
     Perplexichess(perplexichess_command::PerplexichessArgs),
     /// Self-play games that write quiet positions with the game's result (`FEN [1.0]` a line), for tuning.
     Datagen(datagen_command::DatagenArgs),
+    /// Fit a variant's evaluation weights to datagen's game results (Texel's method) and write them as a weights file.
+    Tune(tune_command::TuneArgs),
 }
 
 fn main() -> ExitCode {
@@ -56,6 +59,7 @@ fn main() -> ExitCode {
         Some(Command::Perplexichess(args)) => perplexichess_command::run(&args),
         Some(Command::Match { args }) => match_command::run(&args),
         Some(Command::Datagen(args)) => datagen_command::run(&args),
+        Some(Command::Tune(args)) => tune_command::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -343,10 +343,10 @@ mod tests {
         for _ in 0..200 {
             let (mut board, mut mask) = (B::EMPTY, B::EMPTY);
             for c in 0..B::CAPACITY {
-                if random() % 3 == 0 {
+                if random().is_multiple_of(3) {
                     board |= B::cell(c);
                 }
-                if random() % 8 == 0 && mask.count() < 20 {
+                if random().is_multiple_of(8) && mask.count() < 20 {
                     mask |= B::cell(c);
                 }
             }

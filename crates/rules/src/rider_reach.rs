@@ -200,7 +200,7 @@ mod tests {
                 };
                 assert_eq!(tables.line(g, &[rays[1], rays[0]]), Some(line), "one table per line, whatever the order");
                 for _ in 0..300 {
-                    let blockers = (0..g.cells()).filter(|_| random() % 3 == 0).fold(0u128, |b, c| b | 1 << c);
+                    let blockers = (0..g.cells()).filter(|_| random().is_multiple_of(3)).fold(0u128, |b, c| b | 1 << c);
                     for cell in 0..g.cells() {
                         let walked = rays.iter().fold(0, |r, &(s, n)| r | slide(ray::<u128>(g, cell, s, n), increases(g, s), blockers));
                         assert_eq!(tables.reach(line, cell, blockers), walked, "{step:?} range {range} from {cell} on {w}x{h}");

@@ -1,8 +1,12 @@
 //! Static evaluation, generic over board size and pieces.
 //!
-//! Nothing here names a piece: values come from how a piece moves (its
-//! Betza legs), and every positional term is built from the board's
-//! geometry, so any variant, and any rule change, is evaluated sanely.
+//! Nothing here names a piece or a variant: every term is a feature built
+//! from the board's geometry and the pieces' roles, times a weight from
+//! `weights` (fitted to game results where a variant has a weights file;
+//! otherwise piece values from how a piece moves, its Betza legs, and
+//! positional weights set by hand), so any variant, and any rule change,
+//! is evaluated sanely. The terms go to a [`Terms`] sink: search sums them
+//! with their weights, the tuner (`texel`) records the features.
 //! Terms: material, centrality, pawn advancement and structure (doubled,
 //! isolated, passed), mobility, king safety (attacks on the king's ring
 //! and the pawn shield), blended between middle game and end game by the
@@ -12,6 +16,7 @@
 //! open onto a king, and a pawn near the rank where it promotes (which
 //! runs across the whole arena) is a threat from anywhere.
 
+use crate::weights::{per_kind, scalar, PerKind, Scalar, Score, Weights};
 use protean_rules::betza::UNLIMITED;
 use protean_rules::variant::Role;
 use protean_rules::{Bitboard, Color, Position, Rules};
@@ -20,13 +25,19 @@ use protean_rules::{Bitboard, Color, Position, Rules};
 const VALUE_PER_MOVE: f64 = 61.0;
 const PAWN_MG: i32 = 90;
 const PAWN_EG: i32 = 125;
-const TEMPO: i32 = 12;
+
+/// A feature of one: features are counted in 256ths, so that how far a
+/// pawn has come (0 to 256) is one like any count.
+pub const ONE: i32 = 256;
 
 /// Precomputed evaluation tables for one variant and board size.
 #[derive(Debug)]
 pub struct EvalTables<B> {
-    /// Middle-game and end-game value of each kind of piece.
-    pub values: Vec<(i32, i32)>,
+    /// Every term's weight, by `weights` index.
+    weights: Vec<Score>,
+    /// Each kind's value from how it moves (middle game): what exchanges
+    /// and the game phase count, whatever the fitted weights say.
+    values: Vec<i32>,
     /// How close to the centre each cell is (0 at the far edge).
     centrality: Vec<i32>,
     /// For each colour and cell: how far a pawn there has come, 0 at its
@@ -39,10 +50,14 @@ pub struct EvalTables<B> {
     front_span: [Vec<B>; 2],
     /// The cells around each cell that a king attacks.
     king_ring: Vec<B>,
-    /// Non-pawn material of the start position, for the game phase.
+    /// Non-pawn material of the start position (by `values`), for the
+    /// game phase.
     start_material: i32,
     /// The key of the rules these tables were made for.
     pub rules_key: u64,
+    /// Kinds a rule change redefined: their own weights are the defaults
+    /// of their new moves, not fitted ones.
+    pub redefined: Vec<bool>,
     /// Kinds from least to most valuable, the king last: the order in
     /// which static exchange evaluation brings attackers in.
     pub exchange_order: Vec<usize>,
@@ -106,7 +121,15 @@ pub fn piece_value<B: Bitboard>(rules: &Rules<B>, kind: usize) -> i32 {
 }
 
 impl<B: Bitboard> EvalTables<B> {
+    /// The tables of `rules`, with the weights built in for its variant.
     pub fn new(rules: &Rules<B>) -> EvalTables<B> {
+        let text = Weights::built_in(&rules.variant.name).unwrap_or("");
+        EvalTables::with_weights(rules, text).expect("built-in weight files read (tested)")
+    }
+
+    /// The tables of `rules`, with the weights of `text` (a weights file)
+    /// over the defaults.
+    pub fn with_weights(rules: &Rules<B>, text: &str) -> Result<EvalTables<B>, crate::weights::WeightsError> {
         let g = rules.geometry;
         let (w, h) = (g.width(), g.height());
         let values: Vec<(i32, i32)> = (0..rules.piece_types)
@@ -119,6 +142,18 @@ impl<B: Bitboard> EvalTables<B> {
                 }
             })
             .collect();
+        let kinds: Vec<(Role, Score)> = (0..rules.piece_types).map(|k| (rules.roles[k], Score::new(values[k].0, values[k].1))).collect();
+        let mut weights = Weights::parse(text, &rules.variant, Weights::defaults(&kinds))?.terms;
+        // A kind a rule change redefined moves otherwise than the one its
+        // weights were fitted for: it keeps the defaults of its new moves.
+        let redefined: Vec<bool> = (0..rules.piece_types).map(|k| rules.original_betza.get(k) != Some(&rules.variant.pieces[k].betza)).collect();
+        for (k, &(role, value)) in kinds.iter().enumerate() {
+            if redefined[k] {
+                for (term, v) in PerKind::ALL.into_iter().zip(Weights::kind_defaults(role, value)) {
+                    weights[per_kind(term, k)] = v;
+                }
+            }
+        }
         let centrality = (0..g.cells())
             .map(|c| {
                 // Distance from the centre in half-cells, inverted.
@@ -171,34 +206,48 @@ impl<B: Bitboard> EvalTables<B> {
             .max(1);
         let mut exchange_order: Vec<usize> = (0..rules.piece_types).collect();
         exchange_order.sort_by_key(|&k| if rules.roles[k] == Role::Royal { i32::MAX } else { values[k].0 });
-        EvalTables { values, centrality, advancement, adjacent_files, passed_span, front_span, king_ring, start_material, rules_key: rules.key, exchange_order }
+        let values = values.iter().map(|v| v.0).collect();
+        Ok(EvalTables { weights, values, centrality, advancement, adjacent_files, passed_span, front_span, king_ring, start_material, rules_key: rules.key, redefined, exchange_order })
     }
 
     /// The value used for exchanges and move ordering.
     #[inline]
     pub fn value(&self, kind: usize) -> i32 {
-        self.values[kind].0
+        self.values[kind]
+    }
+
+    /// Every term's weight, by `weights` index.
+    pub fn weights(&self) -> &[Score] {
+        &self.weights
     }
 }
 
-/// Middle-game and end-game scores for one side.
-#[derive(Default, Clone, Copy)]
-struct Score {
-    mg: i32,
-    eg: i32,
+/// Where the evaluation's terms go.
+pub trait Terms {
+    /// For `color`: `feature` (in 256ths, see [`ONE`]) of the term whose
+    /// weight is at `index`.
+    fn add(&mut self, color: Color, index: usize, feature: i32);
 }
 
-impl std::ops::AddAssign for Score {
-    fn add_assign(&mut self, o: Score) {
-        self.mg += o.mg;
-        self.eg += o.eg;
+/// Terms summed with their weights, per side: the evaluation of search.
+struct Summed<'a> {
+    weights: &'a [Score],
+    sides: [Score; 2],
+}
+
+impl Terms for Summed<'_> {
+    #[inline(always)]
+    fn add(&mut self, color: Color, index: usize, feature: i32) {
+        let w = self.weights[index];
+        self.sides[color as usize] += Score::new(w.mg * feature / ONE, w.eg * feature / ONE);
     }
 }
 
-/// One side's terms; `pawns` holds each colour's pawns.
-fn side<B: Bitboard>(pos: &Position<B>, t: &EvalTables<B>, us: Color, pawns: [B; 2], material: &mut i32) -> Score {
+/// One side's terms; `pawns` holds each colour's pawns. Returns the side's
+/// material (by `values`) for the game phase.
+fn side<B: Bitboard, T: Terms>(pos: &Position<B>, t: &EvalTables<B>, us: Color, pawns: [B; 2], out: &mut T) -> i32 {
     let rules = pos.rules();
-    let mut s = Score::default();
+    let mut material = 0;
     let ours = pos.pieces(us);
     let (own_pawns, their_pawns) = (pawns[us as usize], pawns[!us as usize]);
     let enemy_king_ring = pos.king(!us).map_or(B::EMPTY, |k| t.king_ring[k]);
@@ -206,35 +255,33 @@ fn side<B: Bitboard>(pos: &Position<B>, t: &EvalTables<B>, us: Color, pawns: [B;
     let mut king_attacks = 0;
     let g = rules.geometry;
     for kind in 0..rules.piece_types {
-        let (mg, eg) = t.values[kind];
+        let (value, mobility, centre) = (per_kind(PerKind::Value, kind), per_kind(PerKind::Mobility, kind), per_kind(PerKind::Centre, kind));
         for cell in pos.pieces_of(us, kind).cells() {
-            s += Score { mg, eg };
+            out.add(us, value, ONE);
+            out.add(us, centre, t.centrality[cell] * ONE);
             match rules.roles[kind] {
                 Role::Pawn => {
                     let adv = t.advancement[us as usize][cell];
-                    s += Score { mg: adv * 10 / 256, eg: adv * 40 / 256 };
+                    out.add(us, scalar(Scalar::PawnAdvance), adv);
                     if (t.passed_span[us as usize][cell] & their_pawns).is_empty() {
-                        s += Score { mg: 10 + adv * 50 / 256, eg: 20 + adv * 120 / 256 };
+                        out.add(us, scalar(Scalar::Passed), ONE);
+                        out.add(us, scalar(Scalar::PassedAdvance), adv);
                     }
                     if (t.front_span[us as usize][cell] & own_pawns).any() {
-                        s += Score { mg: -12, eg: -20 };
+                        out.add(us, scalar(Scalar::Doubled), ONE);
                     }
                     if (t.adjacent_files[g.file(cell)] & own_pawns).is_empty() {
-                        s += Score { mg: -12, eg: -15 };
+                        out.add(us, scalar(Scalar::Isolated), ONE);
                     }
-                    s += Score { mg: t.centrality[cell] * 2, eg: 0 };
                 }
                 Role::Royal => {
-                    // Shelter early, centre late.
-                    s += Score { mg: -t.centrality[cell] * 8, eg: t.centrality[cell] * 8 };
                     let shield = (t.king_ring[cell] & t.passed_span[us as usize][cell] & own_pawns).count() as i32;
-                    s += Score { mg: shield * 12, eg: 0 };
+                    out.add(us, scalar(Scalar::KingShield), shield * ONE);
                 }
                 Role::Other => {
-                    *material += mg;
+                    material += t.values[kind];
                     let reach = pos.reach_from(cell) & !ours;
-                    let moves = reach.count() as i32;
-                    s += Score { mg: moves * 4 + t.centrality[cell] * 3, eg: moves * 4 };
+                    out.add(us, mobility, reach.count() as i32 * ONE);
                     let on_king = (reach & enemy_king_ring).count() as i32;
                     if on_king > 0 {
                         king_attackers += 1;
@@ -246,22 +293,21 @@ fn side<B: Bitboard>(pos: &Position<B>, t: &EvalTables<B>, us: Color, pawns: [B;
     }
     // Two attackers on the king's ring are a threat; one is usually not.
     if king_attackers >= 2 {
-        s += Score { mg: king_attacks * king_attackers * 6, eg: 0 };
+        out.add(us, scalar(Scalar::KingAttack), king_attacks * king_attackers * ONE);
     }
     if pos.tiles_move() {
-        s += tiles(pos, t, us, own_pawns);
+        tiles(pos, t, us, own_pawns, out);
     }
-    s
+    material
 }
 
 /// Rifts and moving tiles, for one side (see the module comment).
-fn tiles<B: Bitboard>(pos: &Position<B>, t: &EvalTables<B>, us: Color, own_pawns: B) -> Score {
+fn tiles<B: Bitboard, T: Terms>(pos: &Position<B>, t: &EvalTables<B>, us: Color, own_pawns: B, out: &mut T) {
     let rules = pos.rules();
     let g = rules.geometry;
-    let mut s = Score::default();
-    let Some(king) = pos.king(us) else { return s };
+    let Some(king) = pos.king(us) else { return };
     let boxed_in = (t.king_ring[king] & pos.rifts()).count() as i32;
-    s += Score { mg: -6 * boxed_in, eg: -10 * boxed_in };
+    out.add(us, scalar(Scalar::RiftBesideKing), boxed_in * ONE);
 
     // A rift that shields our king from an enemy rider, where a vacant tile
     // from off the line could be shifted in: one tile shift from check (a
@@ -279,36 +325,45 @@ fn tiles<B: Bitboard>(pos: &Position<B>, t: &EvalTables<B>, us: Color, own_pawns
         }
         let behind = Rules::<B>::first_blocker(ray, positive, blockers ^ B::cell(first));
         if behind.and_then(|b| pos.piece_at(b)).is_some_and(|p| p.color() != us && types >> p.kind() & 1 == 1) {
-            s += Score { mg: -40, eg: -25 };
+            out.add(us, scalar(Scalar::RiftOpensLine), ONE);
         }
     }
 
     // Pawns one or two ranks from promotion.
     for cell in own_pawns.cells() {
-        let to_go = (rules.variant.promotion.ranks[us as usize] as i32 - g.rank(cell) as i32).abs();
-        s += match to_go {
-            1 => Score { mg: 40, eg: 70 },
-            2 => Score { mg: 15, eg: 30 },
-            _ => Score::default(),
-        };
+        match (rules.variant.promotion.ranks[us as usize] as i32 - g.rank(cell) as i32).abs() {
+            1 => out.add(us, scalar(Scalar::PawnOneFromPromotion), ONE),
+            2 => out.add(us, scalar(Scalar::PawnTwoFromPromotion), ONE),
+            _ => {}
+        }
     }
-    s
+}
+
+/// Every term of the position but the tempo, into `out`; returns the game
+/// phase, from 256 (all the start's pieces other than pawns and kings on
+/// the board) down to 0.
+pub fn terms<B: Bitboard, T: Terms>(pos: &Position<B>, t: &EvalTables<B>, out: &mut T) -> i32 {
+    let rules = pos.rules();
+    let all_pawns = (0..rules.piece_types).filter(|&k| rules.roles[k] == Role::Pawn).fold(B::EMPTY, |b, k| b | pos.kind_bb(k));
+    let pawns = [all_pawns & pos.pieces(Color::White), all_pawns & pos.pieces(Color::Black)];
+    let material = side(pos, t, Color::White, pawns, out) + side(pos, t, Color::Black, pawns, out);
+    (material * 256 / t.start_material).min(256)
+}
+
+/// `s` blended between middle game and end game by `phase`.
+#[inline(always)]
+pub fn taper(s: Score, phase: i32) -> i32 {
+    (s.mg * phase + s.eg * (256 - phase)) / 256
 }
 
 /// The position's value in centipawns for the side to move.
 pub fn evaluate<B: Bitboard>(pos: &Position<B>, t: &EvalTables<B>) -> i32 {
-    let mut material = [0, 0];
-    let rules = pos.rules();
-    let all_pawns = (0..rules.piece_types).filter(|&k| rules.roles[k] == Role::Pawn).fold(B::EMPTY, |b, k| b | pos.kind_bb(k));
-    let pawns = [all_pawns & pos.pieces(Color::White), all_pawns & pos.pieces(Color::Black)];
-    let white = side(pos, t, Color::White, pawns, &mut material[0]);
-    let black = side(pos, t, Color::Black, pawns, &mut material[1]);
-    let phase = ((material[0] + material[1]) * 256 / t.start_material).min(256);
-    let mg = white.mg - black.mg;
-    let eg = white.eg - black.eg;
-    let score = (mg * phase + eg * (256 - phase)) / 256;
+    let mut sum = Summed { weights: &t.weights, sides: [Score::default(); 2] };
+    let phase = terms(pos, t, &mut sum);
+    let [white, black] = sum.sides;
+    let score = taper(Score::new(white.mg - black.mg, white.eg - black.eg), phase);
     let score = if pos.side_to_move() == Color::White { score } else { -score };
-    score + TEMPO
+    score + taper(t.weights[scalar(Scalar::Tempo)], phase)
 }
 
 #[cfg(test)]
@@ -333,7 +388,7 @@ mod tests {
         for variant in ["standard", "perfect", "beyond"] {
             let pos = AnyRules::by_name(variant).unwrap().start();
             let score = protean_rules::with_position!(&pos, p => evaluate(p, &EvalTables::new(p.rules())));
-            assert_eq!(score, TEMPO, "{variant}");
+            assert_eq!(score, 12, "{variant}");
         }
     }
 

@@ -8,7 +8,8 @@
 //! One subsystem a file: `engine` (the facade), `thread_pool` and
 //! `thread_data` (threads and what each keeps), `deepening` (iterative
 //! deepening, helpers, the watchdog), `search` (one thread's tree),
-//! `move_picker`, `evaluate`, `see`, `tt`, `time`, `skill`.
+//! `move_picker`, `evaluate` (its `weights` as data, fitted by `texel`),
+//! `see`, `tt`, `time`, `skill`.
 
 mod deepening;
 pub mod engine;
@@ -17,10 +18,12 @@ mod move_picker;
 mod search;
 pub mod see;
 pub mod skill;
+pub mod texel;
 mod thread_data;
 mod thread_pool;
 pub mod time;
 pub mod tt;
+pub mod weights;
 
 pub use engine::Engine;
 pub use search::{MATE, MATE_BOUND, MAX_PLY};

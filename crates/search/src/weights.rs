@@ -1,0 +1,313 @@
+//! The evaluation's weights as data: what each term of `evaluate` is
+//! worth, in the middle game and the end game.
+//!
+//! Every term is a weight times a feature the evaluation counts (pieces
+//! of a kind, cells a piece reaches, how far a pawn has come), so the
+//! evaluation is linear in its weights and `texel` can fit them to game
+//! results. A variant's fitted weights are a text file in
+//! `crates/search/weights/`, named after the variant and built into the
+//! binary; the code names no variant. A weight a file leaves out, and
+//! every weight of a variant without a file, is the default below: piece
+//! values from how the pieces move (`evaluate::piece_value`) and
+//! positional weights set by hand. A piece whose moves a rule change
+//! (Flexichess) redefined keeps only defaults: its fitted weights were
+//! fitted for moves it no longer has.
+//!
+//! The file format, one weight a line, `#` to the end of a line a comment:
+//! ```text
+//! value N 310 298      # per kind, by the piece's letter: material
+//! mobility N 5 3       # per cell the piece reaches
+//! centre K -8 8        # per step nearer the centre
+//! passed 10 20         # a term of the whole position
+//! ```
+
+use protean_rules::variant::{Role, Variant};
+use std::fmt::Write;
+
+/// A middle-game and an end-game value.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Score {
+    pub mg: i32,
+    pub eg: i32,
+}
+
+impl Score {
+    pub const fn new(mg: i32, eg: i32) -> Score {
+        Score { mg, eg }
+    }
+}
+
+impl std::ops::AddAssign for Score {
+    #[inline(always)]
+    fn add_assign(&mut self, o: Score) {
+        self.mg += o.mg;
+        self.eg += o.eg;
+    }
+}
+
+/// Terms of the whole position, one weight each.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scalar {
+    /// Per pawn, by how far it has come (0 on its start rank, 1 on the
+    /// promotion rank).
+    PawnAdvance,
+    /// Per passed pawn (no enemy pawn ahead on its file or the next ones).
+    Passed,
+    /// Per passed pawn, by how far it has come.
+    PassedAdvance,
+    /// Per pawn with an own pawn ahead on its file.
+    Doubled,
+    /// Per pawn with no own pawn on the next files.
+    Isolated,
+    /// Per own pawn beside the king and ahead of it.
+    KingShield,
+    /// Attacks on the enemy king's ring times the pieces making them, when
+    /// two or more pieces do.
+    KingAttack,
+    /// Per rift beside the king (Beyond Chess).
+    RiftBesideKing,
+    /// Per rift between the king and an enemy rider that one tile shift
+    /// could fill.
+    RiftOpensLine,
+    /// Per pawn one rank from promotion, where tiles move.
+    PawnOneFromPromotion,
+    /// Per pawn two ranks from promotion, where tiles move.
+    PawnTwoFromPromotion,
+    /// For the side to move.
+    Tempo,
+}
+
+impl Scalar {
+    pub const ALL: [Scalar; 12] = [
+        Scalar::PawnAdvance,
+        Scalar::Passed,
+        Scalar::PassedAdvance,
+        Scalar::Doubled,
+        Scalar::Isolated,
+        Scalar::KingShield,
+        Scalar::KingAttack,
+        Scalar::RiftBesideKing,
+        Scalar::RiftOpensLine,
+        Scalar::PawnOneFromPromotion,
+        Scalar::PawnTwoFromPromotion,
+        Scalar::Tempo,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Scalar::PawnAdvance => "pawn_advance",
+            Scalar::Passed => "passed",
+            Scalar::PassedAdvance => "passed_advance",
+            Scalar::Doubled => "doubled",
+            Scalar::Isolated => "isolated",
+            Scalar::KingShield => "king_shield",
+            Scalar::KingAttack => "king_attack",
+            Scalar::RiftBesideKing => "rift_beside_king",
+            Scalar::RiftOpensLine => "rift_opens_line",
+            Scalar::PawnOneFromPromotion => "pawn_one_from_promotion",
+            Scalar::PawnTwoFromPromotion => "pawn_two_from_promotion",
+            Scalar::Tempo => "tempo",
+        }
+    }
+
+    /// The hand-set weight.
+    const fn default(self) -> Score {
+        match self {
+            Scalar::PawnAdvance => Score::new(10, 40),
+            Scalar::Passed => Score::new(10, 20),
+            Scalar::PassedAdvance => Score::new(50, 120),
+            Scalar::Doubled => Score::new(-12, -20),
+            Scalar::Isolated => Score::new(-12, -15),
+            Scalar::KingShield => Score::new(12, 0),
+            Scalar::KingAttack => Score::new(6, 0),
+            Scalar::RiftBesideKing => Score::new(-6, -10),
+            Scalar::RiftOpensLine => Score::new(-40, -25),
+            Scalar::PawnOneFromPromotion => Score::new(40, 70),
+            Scalar::PawnTwoFromPromotion => Score::new(15, 30),
+            Scalar::Tempo => Score::new(12, 12),
+        }
+    }
+}
+
+/// Terms of each kind of piece, one weight per kind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PerKind {
+    Value,
+    Mobility,
+    Centre,
+}
+
+impl PerKind {
+    pub const ALL: [PerKind; 3] = [PerKind::Value, PerKind::Mobility, PerKind::Centre];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            PerKind::Value => "value",
+            PerKind::Mobility => "mobility",
+            PerKind::Centre => "centre",
+        }
+    }
+}
+
+/// Where a term's weight is in a [`Weights`] list: the scalars first,
+/// then three per kind.
+#[inline(always)]
+pub const fn scalar(s: Scalar) -> usize {
+    s as usize
+}
+#[inline(always)]
+pub const fn per_kind(term: PerKind, kind: usize) -> usize {
+    Scalar::ALL.len() + kind * PerKind::ALL.len() + term as usize
+}
+
+/// Every weight of one variant's evaluation, by term index.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Weights {
+    pub terms: Vec<Score>,
+}
+
+/// What a weights file can get wrong.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WeightsError {
+    pub line: usize,
+    pub reason: String,
+}
+
+impl std::fmt::Display for WeightsError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "line {}: {}", self.line, self.reason)
+    }
+}
+impl std::error::Error for WeightsError {}
+
+/// The largest weight a file may give: features reach a few thousand, so
+/// sums stay far from overflow.
+pub const MAX_WEIGHT: i32 = 10_000;
+
+/// The weight files built into the binary, by variant name.
+const BUILT_IN: &[(&str, &str)] = include!(concat!(env!("OUT_DIR"), "/weight_files.rs"));
+
+impl Weights {
+    /// The hand-set weights, with `kinds` giving each kind's role and
+    /// material value.
+    pub fn defaults(kinds: &[(Role, Score)]) -> Weights {
+        let mut terms: Vec<Score> = Scalar::ALL.iter().map(|s| s.default()).collect();
+        for &(role, value) in kinds {
+            terms.extend(Weights::kind_defaults(role, value));
+        }
+        Weights { terms }
+    }
+
+    /// The hand-set value, mobility and centre weights of one kind.
+    pub fn kind_defaults(role: Role, value: Score) -> [Score; 3] {
+        let centre = match role {
+            // Shelter early, centre late.
+            Role::Royal => Score::new(-8, 8),
+            Role::Pawn => Score::new(2, 0),
+            Role::Other => Score::new(3, 0),
+        };
+        // Only pieces other than pawns and kings count their mobility.
+        [value, Score::new(4, 4), centre]
+    }
+
+    /// The built-in file of a variant, if it has one.
+    pub fn built_in(variant_name: &str) -> Option<&'static str> {
+        BUILT_IN.iter().find(|(name, _)| *name == variant_name).map(|(_, text)| *text)
+    }
+
+    /// `base` with the weights a file gives changed; `variant` names the
+    /// kinds by their letters.
+    pub fn parse(text: &str, variant: &Variant, base: Weights) -> Result<Weights, WeightsError> {
+        let mut w = base;
+        for (i, raw) in text.lines().enumerate() {
+            let error = |reason: String| WeightsError { line: i + 1, reason };
+            let words: Vec<&str> = raw.split('#').next().unwrap_or("").split_whitespace().collect();
+            if words.is_empty() {
+                continue;
+            }
+            let (index, numbers) = if let Some(term) = PerKind::ALL.iter().find(|t| t.name() == words[0]) {
+                let letter = words.get(1).ok_or_else(|| error(format!("{} needs a piece letter", words[0])))?;
+                let kind = variant
+                    .pieces
+                    .iter()
+                    .position(|p| p.letter.to_string().eq_ignore_ascii_case(letter))
+                    .ok_or_else(|| error(format!("no piece {letter} in {}", variant.name)))?;
+                (per_kind(*term, kind), &words[2..])
+            } else if let Some(s) = Scalar::ALL.iter().find(|s| s.name() == words[0]) {
+                (scalar(*s), &words[1..])
+            } else {
+                return Err(error(format!("unknown term {}", words[0])));
+            };
+            let [mg, eg] = numbers else {
+                return Err(error(format!("{} needs two whole numbers, middle game and end game", words[0])));
+            };
+            let parse = |n: &str| n.parse::<i32>().ok().filter(|v| v.abs() <= MAX_WEIGHT).ok_or_else(|| error(format!("not a weight: {n}")));
+            w.terms[index] = Score::new(parse(mg)?, parse(eg)?);
+        }
+        Ok(w)
+    }
+
+    /// The weights as a file `parse` reads back.
+    pub fn to_text(&self, variant: &Variant) -> String {
+        let mut out = String::new();
+        for s in Scalar::ALL {
+            let v = self.terms[scalar(s)];
+            let _ = writeln!(out, "{} {} {}", s.name(), v.mg, v.eg);
+        }
+        for (kind, piece) in variant.pieces.iter().enumerate() {
+            for term in PerKind::ALL {
+                let v = self.terms[per_kind(term, kind)];
+                let _ = writeln!(out, "{} {} {} {}", term.name(), piece.letter.to_ascii_uppercase(), v.mg, v.eg);
+            }
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use protean_rules::AnyRules;
+
+    fn variant(name: &str) -> Variant {
+        AnyRules::by_name(name).unwrap().variant().clone()
+    }
+
+    #[test]
+    fn a_file_reads_back_what_it_wrote() {
+        let v = variant("perfect");
+        let mut w = Weights::defaults(&vec![(Role::Other, Score::new(100, 120)); v.pieces.len()]);
+        for (i, s) in w.terms.iter_mut().enumerate() {
+            *s = Score::new(i as i32 * 3 - 20, 7 - i as i32);
+        }
+        let text = w.to_text(&v);
+        assert_eq!(Weights::parse(&text, &v, Weights::defaults(&vec![(Role::Other, Score::default()); v.pieces.len()])), Ok(w));
+    }
+
+    #[test]
+    fn mistakes_are_named_with_their_line() {
+        let v = variant("standard");
+        let base = Weights::defaults(&vec![(Role::Other, Score::default()); v.pieces.len()]);
+        for (text, needle) in [
+            ("tempo 1 2\nspeed 3 4", "line 2: unknown term speed"),
+            ("value Z 1 2", "no piece Z"),
+            ("passed 1", "needs two whole numbers"),
+            ("passed 1 x", "not a weight: x"),
+            ("mobility", "needs a piece letter"),
+        ] {
+            let e = Weights::parse(text, &v, base.clone()).unwrap_err().to_string();
+            assert!(e.contains(needle), "{text:?}: {e}");
+        }
+    }
+
+    #[test]
+    fn every_built_in_file_reads() {
+        for (name, text) in BUILT_IN {
+            let v = variant(name);
+            let base = Weights::defaults(&vec![(Role::Other, Score::default()); v.pieces.len()]);
+            if let Err(e) = Weights::parse(text, &v, base) {
+                panic!("weights/{name}.txt: {e}");
+            }
+        }
+    }
+}

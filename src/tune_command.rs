@@ -1,0 +1,129 @@
+//! `protean tune`: fits a variant's evaluation weights to the results of
+//! games (Texel's method, see `protean_search::texel`) and writes them as
+//! a weights file, the file `crates/search/weights/<variant>.txt` that the
+//! evaluation builds in.
+//!
+//! The data are `protean datagen` files: one `FEN [result]` a line.
+//! Under a rule change (Flexichess) a redefined kind's terms count with
+//! the default weights of its new moves and are not fitted: the weights
+//! fitted are those of the variant's own pieces, and of the whole
+//! position. The fit starts from the
+//! weights the binary has for the variant (or `--start`), and the file it
+//! writes says what it was fitted on and how well.
+
+use clap::Args;
+use protean_rules::{fen, AnyRules, Bitboard, Rules};
+use protean_search::evaluate::EvalTables;
+use protean_search::texel::{self, DataSet};
+use protean_search::weights::Weights;
+use std::collections::hash_map::{Entry, HashMap};
+use std::io::{BufRead, BufReader};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Instant;
+
+#[derive(Args)]
+pub struct TuneArgs {
+    /// The variant the data are from: standard, perfect, onedim, beyond, flexichess (or an alias).
+    #[arg(long, default_value = "standard")]
+    variant: String,
+    /// Data files (`protean datagen` output): one `FEN [1.0|0.5|0.0]` a line.
+    #[arg(long, required = true, num_args = 1..)]
+    data: Vec<PathBuf>,
+    /// The weights file to write.
+    #[arg(long)]
+    out: PathBuf,
+    /// Steps of gradient descent over all the data.
+    #[arg(long, default_value_t = 400)]
+    epochs: usize,
+    /// A weights file to start from, instead of the weights built in.
+    #[arg(long)]
+    start: Option<PathBuf>,
+}
+
+pub fn run(args: &TuneArgs) -> Result<(), String> {
+    let rules = AnyRules::by_name(&args.variant).map_err(|e| e.to_string())?;
+    if args.epochs == 0 {
+        return Err("--epochs must be at least 1".into());
+    }
+    let start_text = match &args.start {
+        Some(path) => std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?,
+        None => Weights::built_in(&rules.variant().name).unwrap_or("").to_string(),
+    };
+    match &rules {
+        AnyRules::Small(r) => tune(r, args, &start_text),
+        AnyRules::Medium(r) => tune(r, args, &start_text),
+        AnyRules::Large(r) => tune(r, args, &start_text),
+    }
+}
+
+fn tune<B: Bitboard>(rules: &Arc<Rules<B>>, args: &TuneArgs, start_text: &str) -> Result<(), String> {
+    let tables = EvalTables::with_weights(rules, start_text).map_err(|e| format!("start weights: {e}"))?;
+    // The tables of each rule change met, by its key.
+    let mut changed: HashMap<u64, EvalTables<B>> = HashMap::new();
+    let started = Instant::now();
+    let mut data = DataSet::default();
+    let mut under_rule_changes = 0;
+    for path in &args.data {
+        let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        for (i, line) in BufReader::new(file).lines().enumerate() {
+            let line = line.map_err(|e| format!("{}: {e}", path.display()))?;
+            if line.trim().is_empty() {
+                continue;
+            }
+            let at = |reason: String| format!("{} line {}: {reason}", path.display(), i + 1);
+            let (fen_text, result) = parse_line(&line).map_err(at)?;
+            let pos = fen::parse(rules, fen_text).map_err(|e| at(e.to_string()))?;
+            if pos.rules().key == 0 {
+                data.push(&pos, &tables, result);
+            } else {
+                under_rule_changes += 1;
+                let t = match changed.entry(pos.rules().key) {
+                    Entry::Occupied(e) => e.into_mut(),
+                    Entry::Vacant(e) => e.insert(EvalTables::with_weights(pos.rules(), start_text).map_err(|e| format!("start weights: {e}"))?),
+                };
+                data.push(&pos, t, result);
+            }
+            if data.len() % 200_000 == 0 {
+                eprintln!("read {} positions, {:.0} s", data.len(), started.elapsed().as_secs_f64());
+            }
+        }
+    }
+    if data.len() < 100 {
+        return Err(format!("{} positions to fit on; at least 100 are needed", data.len()));
+    }
+    eprintln!("{} positions ({under_rule_changes} under rule changes), read in {:.1} s", data.len(), started.elapsed().as_secs_f64());
+    let fit = texel::fit(&data, tables.weights(), args.epochs, |epoch, loss| eprintln!("epoch {epoch}/{}: loss {loss:.6}", args.epochs));
+    let unused = texel::unused_terms(&data, fit.weights.len());
+    let sources: Vec<String> = args.data.iter().map(|p| p.file_name().map_or_else(|| p.display().to_string(), |n| n.to_string_lossy().into_owned())).collect();
+    let summary = format!(
+        "K {:.3}; loss {:.6} -> {:.6} on them, {:.6} -> {:.6} on the tenth held out",
+        fit.k, fit.start_loss.0, fit.end_loss.0, fit.start_loss.1, fit.end_loss.1
+    );
+    let header = format!(
+        "# Evaluation weights for {}, fitted by `protean tune` (Texel's method)\n\
+         # on {} positions of {}; {summary}.\n\
+         # {} terms the data never exercised keep their starting weights.\n",
+        rules.variant.name,
+        data.len(),
+        sources.join(", "),
+        unused.len(),
+    );
+    let text = header + &Weights { terms: fit.weights }.to_text(&rules.variant);
+    std::fs::write(&args.out, text).map_err(|e| format!("{}: {e}", args.out.display()))?;
+    eprintln!("{summary}; wrote {}", args.out.display());
+    Ok(())
+}
+
+/// A data line: a FEN and White's result in brackets.
+fn parse_line(line: &str) -> Result<(&str, f32), String> {
+    let line = line.trim();
+    let open = line.rfind('[').filter(|_| line.ends_with(']')).ok_or("no [result] at the end of the line")?;
+    let result = match &line[open + 1..line.len() - 1] {
+        "1.0" | "1" => 1.0,
+        "0.5" => 0.5,
+        "0.0" | "0" => 0.0,
+        other => return Err(format!("result {other} is none of 1.0, 0.5, 0.0")),
+    };
+    Ok((line[..open].trim(), result))
+}

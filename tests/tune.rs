@@ -1,0 +1,75 @@
+//! `protean tune` end to end: datagen's output in every variant fitted into
+//! a weights file that the evaluation reads back, and bad data named by
+//! file and line with nothing written.
+
+use protean_rules::AnyRules;
+use protean_search::weights::{Score, Weights};
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn temp(name: &str) -> PathBuf {
+    std::env::temp_dir().join(format!("protean-tune-{}-{name}", std::process::id()))
+}
+
+fn protean(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_protean")).args(args).output().unwrap()
+}
+
+fn datagen(variant: &str, games: &str, nodes: &str, out: &std::path::Path) {
+    let run = protean(&["datagen", "--variant", variant, "--games", games, "--nodes", nodes, "--max-plies", "80", "--out", out.to_str().unwrap()]);
+    assert!(run.status.success(), "{variant}: {}", String::from_utf8_lossy(&run.stderr));
+}
+
+#[test]
+fn every_variant_fits_a_file_the_evaluation_reads() {
+    for variant in ["standard", "perfect", "onedim", "beyond", "flexichess"] {
+        let (data, out) = (temp(&format!("{variant}.data")), temp(&format!("{variant}.txt")));
+        // Beyond Chess games at few nodes end early by the shuttle limit,
+        // with few quiet positions: more games, deeper.
+        let (games, nodes) = if variant == "beyond" { ("24", "1000") } else { ("12", "300") };
+        datagen(variant, games, nodes, &data);
+        let run = protean(&["tune", "--variant", variant, "--data", data.to_str().unwrap(), "--out", out.to_str().unwrap(), "--epochs", "30"]);
+        let said = String::from_utf8_lossy(&run.stderr);
+        assert!(run.status.success(), "{variant}: {said}");
+        assert!(said.contains("epoch 30/30") && said.contains("held out"), "{variant}: {said}");
+        let text = std::fs::read_to_string(&out).unwrap();
+        assert!(text.starts_with(&format!("# Evaluation weights for {}", AnyRules::by_name(variant).unwrap().variant().name)), "{text}");
+        let v = AnyRules::by_name(variant).unwrap().variant().clone();
+        let zero = Weights::defaults(&vec![(protean_rules::variant::Role::Other, Score::default()); v.pieces.len()]);
+        let read = Weights::parse(&text, &v, zero.clone()).unwrap_or_else(|e| panic!("{variant}: {e}"));
+        assert_ne!(read, zero, "{variant}: the file gives weights");
+        // Thirty steps of at most about one centipawn each from the
+        // starting weights: the fit moved, and not wildly.
+        let start = Weights::parse(Weights::built_in(&v.name).unwrap_or(""), &v, zero).unwrap();
+        let moved = read.terms.iter().zip(&start.terms).filter(|(a, b)| a != b).count();
+        assert!(moved > 0, "{variant}: nothing was fitted");
+        let _ = std::fs::remove_file(&data);
+        let _ = std::fs::remove_file(&out);
+    }
+}
+
+#[test]
+fn bad_data_is_named_by_file_and_line_and_nothing_is_written() {
+    let good = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1 [0.5]";
+    for (name, lines, needle) in [
+        ("noresult", vec![good, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"], "line 2: no [result]"),
+        ("badresult", vec![good, good, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 [2.0]"], "line 3: result 2.0"),
+        ("badfen", vec!["rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w KQkq - 0 1 [1.0]"], "line 1:"),
+        ("few", vec![good; 5], "5 positions to fit on"),
+    ] {
+        let (data, out) = (temp(&format!("{name}.data")), temp(&format!("{name}.txt")));
+        std::fs::write(&data, lines.join("\n")).unwrap();
+        let run = protean(&["tune", "--data", data.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+        let said = String::from_utf8_lossy(&run.stderr);
+        assert!(!run.status.success(), "{name}: accepted");
+        assert!(said.contains(needle), "{name}: {said}");
+        assert!(!said.contains("panicked"), "{name}: {said}");
+        assert!(!out.exists(), "{name}: wrote {}", out.display());
+        let _ = std::fs::remove_file(&data);
+    }
+    let out = temp("nofile.txt");
+    let run = protean(&["tune", "--data", "/nonexistent/data.txt", "--out", out.to_str().unwrap()]);
+    assert!(!run.status.success() && String::from_utf8_lossy(&run.stderr).contains("/nonexistent/data.txt"));
+    let run = protean(&["tune", "--variant", "nosuch", "--data", "x", "--out", out.to_str().unwrap()]);
+    assert!(!run.status.success() && String::from_utf8_lossy(&run.stderr).contains("nosuch"));
+}
