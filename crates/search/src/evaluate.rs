@@ -132,17 +132,17 @@ impl<B: Bitboard> EvalTables<B> {
     pub fn with_weights(rules: &Rules<B>, text: &str) -> Result<EvalTables<B>, crate::weights::WeightsError> {
         let g = rules.geometry;
         let (w, h) = (g.width(), g.height());
-        let values: Vec<(i32, i32)> = (0..rules.piece_types)
+        let values: Vec<Score> = (0..rules.piece_types)
             .map(|k| match rules.roles[k] {
-                Role::Royal => (0, 0),
-                Role::Pawn => (PAWN_MG, PAWN_EG),
+                Role::Royal => Score::new(0, 0),
+                Role::Pawn => Score::new(PAWN_MG, PAWN_EG),
                 Role::Other => {
                     let v = piece_value(rules, k);
-                    (v, v + v / 10)
+                    Score::new(v, v + v / 10)
                 }
             })
             .collect();
-        let kinds: Vec<(Role, Score)> = (0..rules.piece_types).map(|k| (rules.roles[k], Score::new(values[k].0, values[k].1))).collect();
+        let kinds: Vec<(Role, Score)> = rules.roles.iter().copied().zip(values.iter().copied()).collect();
         let mut weights = Weights::parse(text, &rules.variant, Weights::defaults(&kinds))?.terms;
         // A kind a rule change redefined moves otherwise than the one its
         // weights were fitted for: it keeps the defaults of its new moves.
@@ -201,12 +201,12 @@ impl<B: Bitboard> EvalTables<B> {
         };
         let king_ring = (0..g.cells()).map(royal_ring).collect();
         let start_material = protean_rules::fen::parse_placement(&rules.variant, rules.variant.start_fen.split(' ').next().unwrap_or(""))
-            .map(|p| p.pieces.iter().filter(|(_, pc)| rules.roles[pc.kind()] == Role::Other).map(|(_, pc)| values[pc.kind()].0).sum())
+            .map(|p| p.pieces.iter().filter(|(_, pc)| rules.roles[pc.kind()] == Role::Other).map(|(_, pc)| values[pc.kind()].mg).sum())
             .unwrap_or(0)
             .max(1);
         let mut exchange_order: Vec<usize> = (0..rules.piece_types).collect();
-        exchange_order.sort_by_key(|&k| if rules.roles[k] == Role::Royal { i32::MAX } else { values[k].0 });
-        let values = values.iter().map(|v| v.0).collect();
+        exchange_order.sort_by_key(|&k| if rules.roles[k] == Role::Royal { i32::MAX } else { values[k].mg });
+        let values = values.iter().map(|v| v.mg).collect();
         Ok(EvalTables { weights, values, centrality, advancement, adjacent_files, passed_span, front_span, king_ring, start_material, rules_key: rules.key, redefined, exchange_order })
     }
 
@@ -387,8 +387,12 @@ mod tests {
     fn symmetric_positions_are_equal_but_for_tempo() {
         for variant in ["standard", "perfect", "beyond"] {
             let pos = AnyRules::by_name(variant).unwrap().start();
-            let score = protean_rules::with_position!(&pos, p => evaluate(p, &EvalTables::new(p.rules())));
-            assert_eq!(score, 12, "{variant}");
+            let (score, tempo) = protean_rules::with_position!(&pos, p => {
+                let t = EvalTables::new(p.rules());
+                (evaluate(p, &t), t.weights()[scalar(Scalar::Tempo)].mg)
+            });
+            // All the start's pieces on the board: the middle-game tempo.
+            assert_eq!(score, tempo, "{variant}");
         }
     }
 

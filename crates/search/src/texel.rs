@@ -204,9 +204,8 @@ fn fit_k(data: &DataSet, w: &[[f64; 2]]) -> f64 {
     (lo + hi) / 2.0
 }
 
-/// Weights other than the tempo that the data never exercised (their
-/// feature was zero in every position) keep their starting value: the
-/// fit leaves them alone since their gradient is zero. This reports them.
+/// The terms whose feature was zero in every position: their gradient is
+/// zero, so the fit leaves their weights as they started.
 pub fn unused_terms(data: &DataSet, count: usize) -> Vec<usize> {
     let mut used = vec![false; count];
     for &t in &data.terms {
