@@ -58,9 +58,10 @@ pub fn run(args: &TuneArgs) -> Result<(), String> {
 }
 
 fn tune<B: Bitboard>(rules: &Arc<Rules<B>>, args: &TuneArgs, start_text: &str) -> Result<(), String> {
-    let tables = EvalTables::with_weights(rules, start_text).map_err(|e| format!("start weights: {e}"))?;
-    // The tables of each rule change met, by its key.
-    let mut changed: HashMap<u64, EvalTables<B>> = HashMap::new();
+    let start_tables = |r: &Arc<Rules<B>>| EvalTables::with_weights(r, start_text).map_err(|e| format!("start weights: {e}"));
+    // The tables of the variant's own rules (key 0) and of each rule
+    // change met, by the rules' key.
+    let mut tables: HashMap<u64, EvalTables<B>> = HashMap::from([(0, start_tables(rules)?)]);
     let started = Instant::now();
     let mut data = DataSet::default();
     let mut under_rule_changes = 0;
@@ -74,16 +75,14 @@ fn tune<B: Bitboard>(rules: &Arc<Rules<B>>, args: &TuneArgs, start_text: &str) -
             let at = |reason: String| format!("{} line {}: {reason}", path.display(), i + 1);
             let (fen_text, result) = parse_line(&line).map_err(at)?;
             let pos = fen::parse(rules, fen_text).map_err(|e| at(e.to_string()))?;
-            if pos.rules().key == 0 {
-                data.push(&pos, &tables, result);
-            } else {
+            if pos.rules().key != 0 {
                 under_rule_changes += 1;
-                let t = match changed.entry(pos.rules().key) {
-                    Entry::Occupied(e) => e.into_mut(),
-                    Entry::Vacant(e) => e.insert(EvalTables::with_weights(pos.rules(), start_text).map_err(|e| format!("start weights: {e}"))?),
-                };
-                data.push(&pos, t, result);
             }
+            let t = match tables.entry(pos.rules().key) {
+                Entry::Occupied(e) => e.into_mut(),
+                Entry::Vacant(e) => e.insert(start_tables(pos.rules())?),
+            };
+            data.push(&pos, t, result);
             if data.len() % 200_000 == 0 {
                 eprintln!("read {} positions, {:.0} s", data.len(), started.elapsed().as_secs_f64());
             }
@@ -93,7 +92,7 @@ fn tune<B: Bitboard>(rules: &Arc<Rules<B>>, args: &TuneArgs, start_text: &str) -
         return Err(format!("{} positions to fit on; at least 100 are needed", data.len()));
     }
     eprintln!("{} positions ({under_rule_changes} under rule changes), read in {:.1} s", data.len(), started.elapsed().as_secs_f64());
-    let fit = texel::fit(&data, tables.weights(), args.epochs, |epoch, loss| eprintln!("epoch {epoch}/{}: loss {loss:.6}", args.epochs));
+    let fit = texel::fit(&data, tables[&0].weights(), args.epochs, |epoch, loss| eprintln!("epoch {epoch}/{}: loss {loss:.6}", args.epochs));
     let unused = texel::unused_terms(&data, fit.weights.len());
     let sources: Vec<String> = args.data.iter().map(|p| p.file_name().map_or_else(|| p.display().to_string(), |n| n.to_string_lossy().into_owned())).collect();
     let summary = format!(

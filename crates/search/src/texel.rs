@@ -15,7 +15,7 @@
 //! reported with the fitted one, tells whether the fit generalises.
 
 use crate::evaluate::{terms, EvalTables, Terms, ONE};
-use crate::weights::{per_kind, scalar, PerKind, Scalar, Score};
+use crate::weights::{kind_of, scalar, Scalar, Score};
 use protean_rules::{Bitboard, Color, Position};
 
 /// The features of many positions, stored flat.
@@ -38,23 +38,22 @@ pub struct DataSet {
 }
 
 /// A term recorder: White's features minus Black's, per term, and the
-/// terms not fitted summed with their weights.
-struct Recorded<'a> {
+/// terms of redefined kinds (not fitted) summed with their weights.
+struct Recorded<'a, B> {
+    tables: &'a EvalTables<B>,
     features: Vec<i32>,
-    /// Per term, its weight if it is not fitted.
-    not_fitted: &'a [Option<Score>],
     fixed: [f64; 2],
 }
 
-impl Terms for Recorded<'_> {
+impl<B: Bitboard> Terms for Recorded<'_, B> {
     fn add(&mut self, color: Color, index: usize, feature: i32) {
         let f = if color == Color::White { feature } else { -feature };
-        match self.not_fitted[index] {
-            Some(w) => {
-                self.fixed[0] += (w.mg * f) as f64 / ONE as f64;
-                self.fixed[1] += (w.eg * f) as f64 / ONE as f64;
-            }
-            None => self.features[index] += f,
+        if kind_of(index).is_some_and(|k| self.tables.redefined[k]) {
+            let w = self.tables.weights()[index];
+            self.fixed[0] += (w.mg * f) as f64 / ONE as f64;
+            self.fixed[1] += (w.eg * f) as f64 / ONE as f64;
+        } else {
+            self.features[index] += f;
         }
     }
 }
@@ -72,13 +71,7 @@ impl DataSet {
     /// rule change, the terms of the kinds it redefined are not fitted:
     /// they count with the weights `t` gives them.
     pub fn push<B: Bitboard>(&mut self, pos: &Position<B>, t: &EvalTables<B>, result: f32) {
-        let mut not_fitted = vec![None; t.weights().len()];
-        for kind in (0..t.redefined.len()).filter(|&k| t.redefined[k]) {
-            for term in PerKind::ALL {
-                not_fitted[per_kind(term, kind)] = Some(t.weights()[per_kind(term, kind)]);
-            }
-        }
-        let mut recorded = Recorded { features: vec![0; t.weights().len()], not_fitted: &not_fitted, fixed: [0.0; 2] };
+        let mut recorded = Recorded { tables: t, features: vec![0; t.weights().len()], fixed: [0.0; 2] };
         let phase = terms(pos, t, &mut recorded);
         // The tempo is the side to move's.
         recorded.features[scalar(Scalar::Tempo)] = if pos.side_to_move() == Color::White { ONE } else { -ONE };
@@ -217,6 +210,7 @@ pub fn unused_terms(data: &DataSet, count: usize) -> Vec<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::weights::{per_kind, PerKind};
     use protean_rules::AnyRules;
 
     /// The recorded features, weighted and tapered, are the evaluation.

@@ -159,6 +159,14 @@ pub const fn scalar(s: Scalar) -> usize {
 pub const fn per_kind(term: PerKind, kind: usize) -> usize {
     Scalar::ALL.len() + kind * PerKind::ALL.len() + term as usize
 }
+/// The kind a per-kind term's index belongs to; `None` for a scalar.
+#[inline(always)]
+pub const fn kind_of(index: usize) -> Option<usize> {
+    match index.checked_sub(Scalar::ALL.len()) {
+        Some(i) => Some(i / PerKind::ALL.len()),
+        None => None,
+    }
+}
 
 /// Every weight of one variant's evaluation, by term index.
 #[derive(Clone, Debug, PartialEq, Eq)]
