@@ -1,8 +1,10 @@
 //! One search thread: iterative deepening over principal variation search
 //! with aspiration windows, quiescence search with static exchange
-//! pruning, check extension, null-move pruning, late move reductions,
-//! killer and history ordering, mate distance pruning, and draws by
-//! repetition, the move counter and material inside the tree.
+//! pruning, check extension, reverse futility, null-move, futility,
+//! late-move and static-exchange pruning (margins that widen while the
+//! side is improving), late move reductions by history, killer and history
+//! ordering, mate distance pruning, and draws by repetition, the move
+//! counter and material inside the tree.
 //!
 //! Where tiles move (Beyond Chess) a turn is a piece move and a tile
 //! shift. The root always sees whole turns, so the best move and the
@@ -34,6 +36,8 @@ pub const MATE: i32 = 30_000;
 /// Scores beyond this are mates (in at most `MATE - score` plies).
 pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
 const INFINITY: i32 = MATE + 1;
+/// The static evaluation of a node in check (which has none).
+pub(crate) const NO_EVAL: i32 = -INFINITY;
 
 /// One thread's search of one position: the position it plays moves on,
 /// its thread's data, and what it shares with the other threads.
@@ -109,6 +113,12 @@ fn late_move_reductions() -> &'static LateMoveReductions {
         }
         table
     })
+}
+
+/// How many quiet moves a node at `depth` searches before late move
+/// pruning drops the rest: twice as many where the side is improving.
+fn late_move_count(depth: i32, improving: bool) -> usize {
+    ((4 + 2 * depth * depth) / (2 - i32::from(improving))) as usize
 }
 
 impl<'a, B: Bitboard> Worker<'a, B> {
@@ -295,16 +305,36 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             }
         }
         let t = self.tables();
-        let static_eval = if in_check { -INFINITY } else { self.evaluate(&t) };
+        let static_eval = if in_check { NO_EVAL } else { self.evaluate(&t) };
+        self.data.stack[ply].static_eval = static_eval;
+        // The table's score, where its bound says it is at least as good a
+        // guess, stands in for the static evaluation in the margins below.
+        let eval = match entry {
+            Some(e) if !in_check => {
+                let s = from_tt(e.score, ply);
+                let tighter = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s > static_eval,
+                    Bound::Upper => s < static_eval,
+                };
+                if tighter && s.abs() < MATE_BOUND { s } else { static_eval }
+            }
+            _ => static_eval,
+        };
+        // Is the side to move better off than at its last move? Where it is,
+        // a move is likelier to hold beta, so pruning may be bolder; where
+        // it is not, the margins tighten. (Two plies up is the same side
+        // unless turns are split, where it may not be.)
+        let improving = !in_check && !self.split_turns && ply >= 2 && static_eval > self.data.stack[ply - 2].static_eval;
 
         if !pv_node && !in_check && ply > 0 {
             // Reverse futility: far above beta at low depth, stay there.
-            if depth <= 4 && static_eval - 110 * depth >= beta && static_eval < MATE_BOUND {
-                return static_eval;
+            if depth <= 6 && eval - 90 * (depth - i32::from(improving)) >= beta && eval < MATE_BOUND {
+                return eval;
             }
             // Null move: if passing still holds beta, a real move will too
             // (not with pawns only, where zugzwang is common).
-            if can_null && depth >= 3 && static_eval >= beta && self.has_pieces_beyond_pawns() && !self.pos.shift_pending() {
+            if can_null && depth >= 3 && eval >= beta && static_eval >= beta && self.has_pieces_beyond_pawns() && !self.pos.shift_pending() {
                 let r = 3 + depth / 4;
                 self.pos.make(Move::NULL);
                 let score = -self.negamax(-beta, -beta + 1, depth - 1 - r, ply + 1, false, false);
@@ -356,17 +386,34 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             let n = yielded;
             yielded += 1;
 
-            // Late move pruning: at low depth, quiet moves far down the
-            // ordered list rarely matter.
-            if !pv_node && !in_check && quiet && depth <= 3 && n >= 4 + 4 * depth as usize * depth as usize && best > -MATE_BOUND {
-                continue;
+            // Pruning at low depth, once a move has saved the node from
+            // being mated: quiet moves far down the ordered list (late move
+            // pruning), quiet moves that even a good positional gain would
+            // leave below alpha (futility), and captures that lose more than
+            // the depth can win back (static exchange). A move that gives
+            // check is searched all the same, save for late move pruning.
+            let move_history = if quiet { history_score(&self.data.history, &self.pos, m) } else { 0 };
+            let mut prune_unless_check = false;
+            if !pv_node && !in_check && ply > 0 && best > -MATE_BOUND {
+                if quiet {
+                    if depth <= 8 && n >= late_move_count(depth, improving) {
+                        continue;
+                    }
+                    prune_unless_check = depth <= 6 && eval + 120 + 100 * depth <= alpha;
+                } else if depth <= 6 && m.is_capture() && see(&self.pos, m, &t) < -90 * depth {
+                    prune_unless_check = true;
+                }
             }
 
             self.pos.make(m);
+            let gives_check = self.pos.in_check();
+            if prune_unless_check && !gives_check {
+                self.pos.unmake();
+                continue;
+            }
             let child_key = self.pos.key();
             self.tt.prefetch(child_key);
             prefetch(&self.data.eval_cache[ThreadData::eval_slot(child_key)]);
-            let gives_check = self.pos.in_check();
             let extension = i32::from(gives_check);
             // The piece move of a split turn costs no depth: the shift does.
             let new_depth = if self.pos.shift_pending() { depth } else { depth - 1 + extension };
@@ -382,6 +429,9 @@ impl<'a, B: Bitboard> Worker<'a, B> {
                     if self.data.stack[ply].killers.contains(&Some(m)) {
                         r -= 1;
                     }
+                    r += i32::from(!improving);
+                    // A move with a good record is reduced less, a bad one more.
+                    r -= move_history / 8192;
                     r = r.clamp(0, new_depth - 1);
                 }
                 let mut s = self.child(us, alpha, alpha + 1, new_depth - r, ply + 1, false, true);

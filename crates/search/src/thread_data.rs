@@ -25,6 +25,10 @@ pub(crate) struct Frame {
     pub pv: Vec<Move>,
     /// Quiet moves that cut off at this ply, most recent first.
     pub killers: [Option<Move>; 2],
+    /// The node's static evaluation (`search::NO_EVAL` in check), which
+    /// the node two plies down compares with its own: is the side
+    /// improving?
+    pub static_eval: i32,
 }
 
 impl Frame {
@@ -41,6 +45,7 @@ impl Frame {
             ordered: Vec::with_capacity(ROOM),
             pv: Vec::with_capacity(MAX_PLY + 1),
             killers: [None; 2],
+            static_eval: 0,
         }
     }
 }
