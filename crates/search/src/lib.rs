@@ -14,6 +14,7 @@
 mod deepening;
 pub mod engine;
 pub mod evaluate;
+mod history;
 mod move_picker;
 mod search;
 pub mod see;

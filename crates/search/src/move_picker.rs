@@ -121,6 +121,12 @@ fn unpack(p: PackedMove) -> Option<Move> {
     Some(m)
 }
 
+/// The hash move `p` as a legal move of `pos`, where tiles stay put.
+pub(crate) fn legal_hash_move<B: Bitboard>(pos: &mut Position<B>, p: PackedMove) -> Option<Move> {
+    let safety = pos.king_safety();
+    unpack(p).filter(|&m| pos.is_legal_move(m, &safety))
+}
+
 /// Whether a capture's order score (see `noisy_score`) says that it loses
 /// material by static exchange.
 pub(crate) fn is_losing_capture(score: i32) -> bool {

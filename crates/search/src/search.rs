@@ -1,8 +1,9 @@
 //! One search thread: iterative deepening over principal variation search
 //! with aspiration windows, quiescence search with static exchange
-//! pruning, check extension, reverse futility, null-move, futility,
-//! late-move and static-exchange pruning (margins that widen while the
-//! side is improving), late move reductions by history, killer and history
+//! pruning, check and singular extensions, internal iterative reductions,
+//! reverse futility, null-move, futility, late-move and static-exchange
+//! pruning (margins that widen while the side is improving), late move
+//! reductions by history, killer, history and continuation-history
 //! ordering, mate distance pruning, and draws by repetition, the move
 //! counter and material inside the tree.
 //!
@@ -18,14 +19,15 @@
 //! and helpers start at staggered depths so they explore different trees.
 
 use crate::evaluate::{evaluate, EvalTables};
-use crate::move_picker::{is_losing_capture, is_quiet, order_score, pack, MovePicker, Picking};
+use crate::history::Context;
+use crate::move_picker::{is_losing_capture, is_quiet, legal_hash_move, order_score, pack, MovePicker, Picking};
 use crate::see::see;
 use crate::time::{Deadline, Limits};
 use crate::tt::{prefetch, Bound, Entry, TranspositionTable};
 use crate::thread_data::ThreadData;
 use crate::Shared;
 use protean_rules::variant::Role;
-use protean_rules::{Bitboard, Color, Move, MoveKind, MoveList, Position};
+use protean_rules::{Bitboard, Move, MoveKind, MoveList, Position};
 use std::collections::HashMap;
 use std::rc::Rc;
 use std::sync::atomic::Ordering;
@@ -66,15 +68,9 @@ pub(crate) struct Worker<'a, B: Bitboard> {
     split_turns: bool,
     /// Tiles move (Beyond Chess): moves are generated with their turns.
     tiles_move: bool,
-}
-
-/// Where a move's history is kept: by side, from-cell and to-cell.
-fn history_index(cells: usize, us: Color, m: Move) -> usize {
-    (us as usize * cells + m.from()) * cells + m.to()
-}
-
-fn history_score<B: Bitboard>(history: &[i32], pos: &Position<B>, m: Move) -> i32 {
-    history[history_index(pos.rules().geometry.cells(), pos.side_to_move(), m)]
+    /// The depth of the iteration: singular extensions stop at twice it,
+    /// so that extended lines cannot run on to the ply cap.
+    root_depth: i32,
 }
 
 fn to_tt(score: i32, ply: usize) -> i16 {
@@ -124,7 +120,7 @@ fn late_move_count(depth: i32, improving: bool) -> usize {
 impl<'a, B: Bitboard> Worker<'a, B> {
     #[allow(clippy::too_many_arguments)]
     pub fn new(mut pos: Position<B>, tt: &'a TranspositionTable, data: &'a mut ThreadData, shared: &'a Shared, limits: &'a Limits, deadline: Deadline, main: bool, split_turns: bool) -> Self {
-        data.prepare(pos.rules().geometry.cells());
+        data.prepare(pos.rules().geometry.cells(), pos.rules().piece_types);
         let mut root = MoveList::new();
         pos.legal_moves(&mut root);
         let mut root_moves: Vec<Move> = root.to_vec();
@@ -153,6 +149,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             lmr: late_move_reductions(),
             split_turns,
             tiles_move,
+            root_depth: 0,
         }
     }
 
@@ -188,24 +185,26 @@ impl<'a, B: Bitboard> Worker<'a, B> {
         self.unreported_nodes = 0;
     }
 
-    /// A quiet move cut the node off: it becomes a killer, its history
-    /// rises and that of the quiet moves tried before it falls.
-    fn reward_quiet(&mut self, m: Move, tried: &[Move], depth: i32, ply: usize) {
+    /// A quiet move cut the node off: it becomes a killer, its histories
+    /// rise and those of the quiet moves tried before it fall.
+    fn reward_quiet(&mut self, m: Move, tried: &[Move], depth: i32, ply: usize, context: &Context) {
         let killers = &mut self.data.stack[ply].killers;
         if killers[0] != Some(m) {
             killers[1] = killers[0];
             killers[0] = Some(m);
         }
         let bonus = (depth * depth).min(400);
-        let cells = self.pos.rules().geometry.cells();
-        let us = self.pos.side_to_move();
-        let history = &mut self.data.history;
-        let i = history_index(cells, us, m);
-        history[i] += bonus - history[i] * bonus / 16384;
+        let histories = &mut self.data.histories;
+        histories.update(&self.pos, m, context, bonus);
         for &q in tried {
-            let j = history_index(cells, us, q);
-            history[j] -= bonus + history[j] * bonus / 16384;
+            histories.update(&self.pos, q, context, -bonus);
         }
+    }
+
+    /// The continuation tables of the moves one and two plies above `ply`.
+    fn context(&self, ply: usize) -> Context {
+        let before = |n: usize| if ply >= n { self.data.stack[ply - n].continuation } else { None };
+        [before(1), before(2)]
     }
 
     /// The static evaluation, from the thread's cache when it has it.
@@ -240,6 +239,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
     /// Searches the root to `depth` inside (alpha, beta); the line found is
     /// the root frame's `pv`.
     pub fn root(&mut self, depth: i32, alpha: i32, beta: i32) -> i32 {
+        self.root_depth = depth;
         self.negamax(alpha, beta, depth, 0, true, false)
     }
 
@@ -266,8 +266,11 @@ impl<'a, B: Bitboard> Worker<'a, B> {
         }
     }
 
-    fn negamax(&mut self, mut alpha: i32, mut beta: i32, depth: i32, ply: usize, pv_node: bool, can_null: bool) -> i32 {
+    fn negamax(&mut self, mut alpha: i32, mut beta: i32, mut depth: i32, ply: usize, pv_node: bool, can_null: bool) -> i32 {
         self.data.stack[ply].pv.clear();
+        // Set while this node is searched without its hash move (a
+        // singular extension's test).
+        let excluded = self.data.stack[ply].excluded;
         if ply > 0 {
             if self.stopped {
                 return 0;
@@ -292,7 +295,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
         let entry = self.tt.probe(key);
         let tt_move = entry.and_then(|e| e.mv);
         if let Some(e) = entry {
-            if !pv_node && e.depth as i32 >= depth {
+            if !pv_node && excluded.is_none() && e.depth as i32 >= depth {
                 let s = from_tt(e.score, ply);
                 let cut = match e.bound {
                     Bound::Exact => true,
@@ -327,7 +330,14 @@ impl<'a, B: Bitboard> Worker<'a, B> {
         // unless turns are split, where it may not be.)
         let improving = !in_check && !self.split_turns && ply >= 2 && static_eval > self.data.stack[ply - 2].static_eval;
 
-        if !pv_node && !in_check && ply > 0 {
+        // Internal iterative reduction: a node the table knows no move for
+        // was never searched, or not usefully; a shallower search costs
+        // less and finds it a hash move for the next iteration.
+        if ply > 0 && depth >= 4 && tt_move.is_none() && excluded.is_none() {
+            depth -= 1;
+        }
+
+        if !pv_node && !in_check && ply > 0 && excluded.is_none() {
             // Reverse futility: far above beta at low depth, stay there.
             if depth <= 6 && eval - 90 * (depth - i32::from(improving)) >= beta && eval < MATE_BOUND {
                 return eval;
@@ -336,6 +346,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             // (not with pawns only, where zugzwang is common).
             if can_null && depth >= 3 && eval >= beta && static_eval >= beta && self.has_pieces_beyond_pawns() && !self.pos.shift_pending() {
                 let r = 3 + depth / 4;
+                self.data.stack[ply].continuation = None;
                 self.pos.make(Move::NULL);
                 let score = -self.negamax(-beta, -beta + 1, depth - 1 - r, ply + 1, false, false);
                 self.pos.unmake();
@@ -348,6 +359,37 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             }
         }
 
+        // Singular extension: where the hash move holds a good lower bound
+        // and every other move, searched shallower, falls well short of
+        // it, the hash move is the only move here and is searched a ply
+        // deeper. Where another move also holds beta, either would do: the
+        // node is cut off (multi-cut). Where the hash move is not singular
+        // but its bound beats beta, it is searched a ply shallower.
+        let mut hash_extension = None;
+        let may_extend = ply > 0 && ply < 2 * self.root_depth as usize && depth >= 8 && excluded.is_none() && !self.tiles_move;
+        if let Some(e) = entry.filter(|_| may_extend) {
+            let tt_score = from_tt(e.score, ply);
+            if e.depth as i32 >= depth - 3 && e.bound != Bound::Upper && tt_score.abs() < MATE_BOUND {
+                if let Some(m) = e.mv.and_then(|p| legal_hash_move(&mut self.pos, p)) {
+                    let singular_beta = tt_score - 2 * depth;
+                    self.data.stack[ply].excluded = Some(m);
+                    let score = self.negamax(singular_beta - 1, singular_beta, (depth - 1) / 2, ply, false, false);
+                    self.data.stack[ply].excluded = None;
+                    if self.stopped {
+                        return 0;
+                    }
+                    if score < singular_beta {
+                        hash_extension = Some(1);
+                    } else if singular_beta >= beta {
+                        return singular_beta;
+                    } else if tt_score >= beta {
+                        hash_extension = Some(-1);
+                    }
+                }
+            }
+        }
+
+        let context = self.context(ply);
         let picking = if ply == 0 || self.tiles_move {
             Picking::All
         } else if in_check {
@@ -370,7 +412,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
                     }
                 }
             }
-            picker.score_all(&self.pos, &t, &|p, m| history_score(&self.data.history, p, m));
+            picker.score_all(&self.pos, &t, &|p, m| self.data.histories.quiet(p, m, &context));
         }
         let us = self.pos.side_to_move();
         let original_alpha = alpha;
@@ -380,8 +422,11 @@ impl<'a, B: Bitboard> Worker<'a, B> {
         quiets_tried.clear();
         let mut yielded = 0;
         loop {
-            let history = &self.data.history;
-            let Some(m) = picker.next(&mut self.pos, &t, &|p, m| history_score(history, p, m)) else { break };
+            let histories = &self.data.histories;
+            let Some(m) = picker.next(&mut self.pos, &t, &|p, m| histories.quiet(p, m, &context)) else { break };
+            if Some(m) == excluded {
+                continue;
+            }
             let quiet = is_quiet(m);
             let n = yielded;
             yielded += 1;
@@ -392,7 +437,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             // leave below alpha (futility), and captures that lose more than
             // the depth can win back (static exchange). A move that gives
             // check is searched all the same, save for late move pruning.
-            let move_history = if quiet { history_score(&self.data.history, &self.pos, m) } else { 0 };
+            let move_history = if quiet { self.data.histories.quiet(&self.pos, m, &context) } else { 0 };
             let mut prune_unless_check = false;
             if !pv_node && !in_check && ply > 0 && best > -MATE_BOUND {
                 if quiet {
@@ -405,6 +450,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
                 }
             }
 
+            self.data.stack[ply].continuation = self.data.histories.context(&self.pos, m);
             self.pos.make(m);
             let gives_check = self.pos.in_check();
             if prune_unless_check && !gives_check {
@@ -414,7 +460,10 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             let child_key = self.pos.key();
             self.tt.prefetch(child_key);
             prefetch(&self.data.eval_cache[ThreadData::eval_slot(child_key)]);
-            let extension = i32::from(gives_check);
+            let extension = match hash_extension {
+                Some(e) if n == 0 => e,
+                _ => i32::from(gives_check),
+            };
             // The piece move of a split turn costs no depth: the shift does.
             let new_depth = if self.pos.shift_pending() { depth } else { depth - 1 + extension };
             let score = if n == 0 {
@@ -431,7 +480,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
                     }
                     r += i32::from(!improving);
                     // A move with a good record is reduced less, a bad one more.
-                    r -= move_history / 8192;
+                    r -= move_history / 12_288;
                     r = r.clamp(0, new_depth - 1);
                 }
                 let mut s = self.child(us, alpha, alpha + 1, new_depth - r, ply + 1, false, true);
@@ -461,7 +510,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
                     pv.extend_from_slice(&tail[0].pv);
                     if score >= beta {
                         if quiet {
-                            self.reward_quiet(m, &quiets_tried, depth, ply);
+                            self.reward_quiet(m, &quiets_tried, depth, ply, &context);
                         }
                         break;
                     }
@@ -474,6 +523,10 @@ impl<'a, B: Bitboard> Worker<'a, B> {
         picker.finish(&mut self.data.stack[ply]);
         self.data.stack[ply].quiets_tried = quiets_tried;
         if yielded == 0 {
+            if excluded.is_some() {
+                // The hash move was the only legal move: singular indeed.
+                return alpha;
+            }
             // No legal move: mate or stalemate (or, at the root, every
             // move already has its MultiPV line).
             return if ply == 0 && !self.excluded.is_empty() { -INFINITY } else if in_check { -MATE + ply as i32 } else { 0 };
@@ -485,7 +538,9 @@ impl<'a, B: Bitboard> Worker<'a, B> {
         } else {
             Bound::Upper
         };
-        self.tt.store(key, Entry { mv: best_move.map(|m| pack(m, self.tiles_move)), score: to_tt(best, ply), depth: depth.clamp(0, 255) as u8, bound });
+        if excluded.is_none() {
+            self.tt.store(key, Entry { mv: best_move.map(|m| pack(m, self.tiles_move)), score: to_tt(best, ply), depth: depth.clamp(0, 255) as u8, bound });
+        }
         best
     }
 
@@ -525,8 +580,8 @@ impl<'a, B: Bitboard> Worker<'a, B> {
         }
         let mut order = std::mem::take(&mut self.data.stack[ply].ordered);
         order.clear();
-        let (history, killers) = (&self.data.history, &self.data.stack[ply].killers);
-        order.extend(moves.iter().map(|&m| (order_score(&self.pos, m, None, killers, &t, &|p, m| history_score(history, p, m)), m)));
+        let (histories, killers) = (&self.data.histories, &self.data.stack[ply].killers);
+        order.extend(moves.iter().map(|&m| (order_score(&self.pos, m, None, killers, &t, &|p, m| histories.quiet(p, m, &[None, None])), m)));
         order.sort_unstable_by_key(|o| std::cmp::Reverse(o.0));
         let mut best = stand_pat;
         for &(order_score, m) in &order {

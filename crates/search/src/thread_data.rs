@@ -5,6 +5,7 @@
 //! it; between the moves of one game it carries what the last search
 //! learned into the next.
 
+use crate::history::Histories;
 use crate::search::MAX_PLY;
 use protean_rules::{Move, MoveList};
 
@@ -29,6 +30,11 @@ pub(crate) struct Frame {
     /// the node two plies down compares with its own: is the side
     /// improving?
     pub static_eval: i32,
+    /// The continuation table of answers to the move being searched at
+    /// this ply (see `Histories::context`).
+    pub continuation: Option<u32>,
+    /// The move a singular extension's test searches this node without.
+    pub excluded: Option<Move>,
 }
 
 impl Frame {
@@ -46,6 +52,8 @@ impl Frame {
             pv: Vec::with_capacity(MAX_PLY + 1),
             killers: [None; 2],
             static_eval: 0,
+            continuation: None,
+            excluded: None,
         }
     }
 }
@@ -53,10 +61,8 @@ impl Frame {
 /// A search thread's own data (Stockfish's per-thread `Worker` state,
 /// viridithas's `ThreadData`).
 pub(crate) struct ThreadData {
-    /// Quiet-move history by side, from-cell and to-cell.
-    pub history: Vec<i32>,
-    /// The board size `history` is laid out for.
-    cells: usize,
+    /// Quiet-move histories.
+    pub histories: Histories,
     pub stack: Vec<Frame>,
     /// Static evaluations by position key: the same position is evaluated
     /// again and again (re-searches, transpositions, the next iteration).
@@ -69,8 +75,7 @@ const EVAL_CACHE_ENTRIES: usize = 1 << 16;
 impl ThreadData {
     pub fn new() -> ThreadData {
         ThreadData {
-            history: Vec::new(),
-            cells: 0,
+            histories: Histories::new(),
             stack: (0..=MAX_PLY).map(|_| Frame::new()).collect(),
             eval_cache: vec![(0, 0); EVAL_CACHE_ENTRIES],
         }
@@ -78,7 +83,7 @@ impl ThreadData {
 
     /// Forgets what earlier searches learned (a new game).
     pub fn clear(&mut self) {
-        self.history.fill(0);
+        self.histories.clear();
         self.eval_cache.fill((0, 0));
         for frame in &mut self.stack {
             frame.killers = [None; 2];
@@ -90,12 +95,10 @@ impl ThreadData {
         key as usize & (EVAL_CACHE_ENTRIES - 1)
     }
 
-    /// Readies the data for a board of `cells` cells: histories of
-    /// another board size mean nothing here and start again.
-    pub fn prepare(&mut self, cells: usize) {
-        if self.cells != cells {
-            self.cells = cells;
-            self.history = vec![0; 2 * cells * cells];
+    /// Readies the data for a board of `cells` cells and `kinds` piece
+    /// kinds: what was learned on another board starts again.
+    pub fn prepare(&mut self, cells: usize, kinds: usize) {
+        if self.histories.prepare(cells, kinds) {
             self.clear();
         }
     }
