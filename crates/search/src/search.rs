@@ -437,7 +437,6 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             // leave below alpha (futility), and captures that lose more than
             // the depth can win back (static exchange). A move that gives
             // check is searched all the same, save for late move pruning.
-            let move_history = if quiet { self.data.histories.quiet(&self.pos, m, &context) } else { 0 };
             let mut prune_unless_check = false;
             if !pv_node && !in_check && ply > 0 && best > -MATE_BOUND {
                 if quiet {
@@ -450,6 +449,11 @@ impl<'a, B: Bitboard> Worker<'a, B> {
                 }
             }
 
+            // A late quiet move may be reduced (unless it gives check); its
+            // history, which scales the reduction, is read before the move
+            // is made, and only for such a move.
+            let reducible = depth >= 3 && n >= 2 + usize::from(pv_node) && quiet && !in_check;
+            let move_history = if reducible { self.data.histories.quiet(&self.pos, m, &context) } else { 0 };
             self.data.stack[ply].continuation = self.data.histories.context(&self.pos, m);
             self.pos.make(m);
             let gives_check = self.pos.in_check();
@@ -470,7 +474,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
                 self.child(us, alpha, beta, new_depth, ply + 1, pv_node, true)
             } else {
                 let mut r = 0;
-                if depth >= 3 && n >= 2 + usize::from(pv_node) && quiet && !in_check && !gives_check {
+                if reducible && !gives_check {
                     r = self.lmr[(depth as usize).min(63)][n.min(63)] as i32;
                     if pv_node {
                         r -= 1;
