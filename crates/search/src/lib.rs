@@ -11,6 +11,7 @@
 //! `move_picker`, `evaluate` (its `weights` as data, fitted by `texel`),
 //! `see`, `tt`, `time`, `skill`.
 
+mod correction;
 mod deepening;
 pub mod engine;
 pub mod evaluate;

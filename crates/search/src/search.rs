@@ -4,7 +4,8 @@
 //! reverse futility, null-move, futility, late-move and static-exchange
 //! pruning (margins that widen while the side is improving), late move
 //! reductions by history, killer, history and continuation-history
-//! ordering, mate distance pruning, and draws by repetition, the move
+//! ordering, a static evaluation corrected by its recent errors in the
+//! same pawn structure (correction history), mate distance pruning, and draws by repetition, the move
 //! counter and material inside the tree.
 //!
 //! Where tiles move (Beyond Chess) a turn is a piece move and a tile
@@ -71,6 +72,9 @@ pub(crate) struct Worker<'a, B: Bitboard> {
     /// The depth of the iteration: singular extensions stop at twice it,
     /// so that extended lines cannot run on to the ply cap.
     root_depth: i32,
+    /// The piece kinds whose cells make the pawn structure (bit set), for
+    /// the correction history.
+    pawn_kinds: u32,
 }
 
 fn to_tt(score: i32, ply: usize) -> i16 {
@@ -130,6 +134,8 @@ impl<'a, B: Bitboard> Worker<'a, B> {
         let tiles_move = pos.tiles_move();
         let split_turns = split_turns && tiles_move;
         let eval = Rc::new(EvalTables::new(pos.rules()));
+        let rules = pos.rules();
+        let pawn_kinds = (0..rules.piece_types).filter(|&k| rules.roles[k] == Role::Pawn).fold(0, |set, k| set | 1 << k);
         Worker {
             pos,
             tt,
@@ -150,6 +156,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             split_turns,
             tiles_move,
             root_depth: 0,
+            pawn_kinds,
         }
     }
 
@@ -207,16 +214,19 @@ impl<'a, B: Bitboard> Worker<'a, B> {
         [before(1), before(2)]
     }
 
-    /// The static evaluation, from the thread's cache when it has it.
+    /// The static evaluation, from the thread's cache when it has it,
+    /// moved by the correction history.
     fn evaluate(&mut self, t: &EvalTables<B>) -> i32 {
         let key = self.pos.key();
         let slot = &mut self.data.eval_cache[ThreadData::eval_slot(key)];
-        if slot.0 == key {
-            return slot.1;
-        }
-        let score = evaluate(&self.pos, t);
-        *slot = (key, score);
-        score
+        let raw = if slot.0 == key {
+            slot.1
+        } else {
+            let score = evaluate(&self.pos, t);
+            *slot = (key, score);
+            score
+        };
+        self.data.correction.corrected(&self.pos, self.pawn_kinds, raw).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
     }
 
     /// The evaluation tables of the rules in force: a piece redefined by a
@@ -542,6 +552,16 @@ impl<'a, B: Bitboard> Worker<'a, B> {
         } else {
             Bound::Upper
         };
+        // The static evaluation learns from the result, where the result
+        // says something about it: not where a capture decided it, and not
+        // where the bound leaves the gap's direction open.
+        let best_is_capture = best_move.is_some_and(|m| !is_quiet(m));
+        if excluded.is_none() && !in_check && !best_is_capture && best.abs() < MATE_BOUND
+            && !(bound == Bound::Lower && best <= static_eval)
+            && !(bound == Bound::Upper && best >= static_eval)
+        {
+            self.data.correction.update(&self.pos, self.pawn_kinds, depth, best, static_eval);
+        }
         if excluded.is_none() {
             self.tt.store(key, Entry { mv: best_move.map(|m| pack(m, self.tiles_move)), score: to_tt(best, ply), depth: depth.clamp(0, 255) as u8, bound });
         }

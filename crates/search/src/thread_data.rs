@@ -5,6 +5,7 @@
 //! it; between the moves of one game it carries what the last search
 //! learned into the next.
 
+use crate::correction::CorrectionHistory;
 use crate::history::Histories;
 use crate::search::MAX_PLY;
 use protean_rules::{Move, MoveList};
@@ -63,6 +64,8 @@ impl Frame {
 pub(crate) struct ThreadData {
     /// Quiet-move histories.
     pub histories: Histories,
+    /// The static evaluation's errors by pawn structure.
+    pub correction: CorrectionHistory,
     pub stack: Vec<Frame>,
     /// Static evaluations by position key: the same position is evaluated
     /// again and again (re-searches, transpositions, the next iteration).
@@ -76,6 +79,7 @@ impl ThreadData {
     pub fn new() -> ThreadData {
         ThreadData {
             histories: Histories::new(),
+            correction: CorrectionHistory::new(),
             stack: (0..=MAX_PLY).map(|_| Frame::new()).collect(),
             eval_cache: vec![(0, 0); EVAL_CACHE_ENTRIES],
         }
@@ -84,6 +88,7 @@ impl ThreadData {
     /// Forgets what earlier searches learned (a new game).
     pub fn clear(&mut self) {
         self.histories.clear();
+        self.correction.clear();
         self.eval_cache.fill((0, 0));
         for frame in &mut self.stack {
             frame.killers = [None; 2];
