@@ -80,3 +80,41 @@ impl CorrectionHistory {
         *entry = (e + bonus - e * bonus.abs() / LIMIT) as i16;
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use protean_rules::AnyRules;
+
+    /// The learned correction of `fen`'s structure after `updates` results
+    /// `gap` centipawns above a static evaluation of zero, and that of
+    /// `other`'s structure, which the updates never saw.
+    fn learned(fen: &str, other: &str, updates: usize, gap: i32) -> (i32, i32) {
+        let rules = AnyRules::by_name("standard").unwrap();
+        let (pos, other) = (rules.from_fen(fen).unwrap(), rules.from_fen(other).unwrap());
+        protean_rules::with_position!(&pos, p => {
+            let pawns = 1 << p.rules().roles.iter().position(|&r| r == protean_rules::variant::Role::Pawn).unwrap();
+            let mut table = CorrectionHistory::new();
+            for _ in 0..updates {
+                table.update(p, pawns, 8, gap, table.corrected(p, pawns, 0));
+            }
+            let untouched = protean_rules::with_position!(&other, o => table.corrected(o, pawns, 0));
+            (table.corrected(p, pawns, 0), untouched)
+        })
+    }
+
+    #[test]
+    fn a_structure_learns_its_gap_within_the_bound_and_others_do_not() {
+        let fen = "4k3/pp3ppp/8/3P4/8/8/PP3PPP/4K3 w - - 0 1";
+        let other = "4k3/pp3ppp/8/8/3P4/8/PP3PPP/4K3 w - - 0 1";
+        let (few, untouched) = learned(fen, other, 3, 60);
+        assert!(few > 0 && few < 60, "{few}");
+        assert_eq!(untouched, 0);
+        let (many, _) = learned(fen, other, 500, 60);
+        assert!(many > few && (55..=60).contains(&many), "converges on the gap: {many}");
+        let (capped, _) = learned(fen, other, 500, 10_000);
+        assert!(capped <= LIMIT / GRAIN && capped > LIMIT / GRAIN - 5, "{capped}");
+        let (negative, _) = learned(fen, other, 500, -60);
+        assert!((-60..=-55).contains(&negative), "{negative}");
+    }
+}
