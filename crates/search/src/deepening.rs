@@ -2,7 +2,8 @@
 //! aspiration windows and MultiPV lines, helpers on the other threads
 //! (Lazy SMP: each runs the same deepening on its own copy of the
 //! position, one or two plies ahead, and shares only the transposition
-//! table), a watchdog for the hard deadline, and the pick of a weakened
+//! table), a soft limit scaled by how settled each iteration left the
+//! search, a watchdog for the hard deadline, and the pick of a weakened
 //! skill. Then, if the listener asks for it, pondering on the expected
 //! reply (XBoard's own pondering).
 
@@ -10,7 +11,7 @@ use crate::search::{Worker, MAX_PLY};
 use crate::skill::{self, Random};
 use crate::thread_data::ThreadData;
 use crate::thread_pool::{CountedDown, Countdown, Job};
-use crate::time::{Deadline, Limits};
+use crate::time::{Deadline, Limits, Progress};
 use crate::tt::TranspositionTable;
 use crate::{AfterMove, Listener, Options, Outcome, Report, Score, Shared, MATE};
 use protean_rules::moves::TileShift;
@@ -158,11 +159,13 @@ fn main_thread<B: Bitboard>(mut w: Worker<B>, root: &AnyPosition, limits: &Limit
     // The lines of the last finished iteration, for a limited skill's pick.
     let mut last_lines: Vec<(Move, Vec<Move>, i32)> = Vec::new();
     let mut previous = 0;
+    let mut stable_iterations = 0;
     'deepening: for depth in 1..=max_depth as i32 {
         if w.root_moves.is_empty() {
             break;
         }
         shared.main_depth.store(depth as u32, Ordering::Relaxed);
+        let (best_before, score_before) = (best.as_ref().map(|(m, _)| *m), previous);
         let mut chosen: Vec<Move> = Vec::new();
         let mut lines: Vec<(Move, Vec<Move>, i32)> = Vec::new();
         for line in 0..lines_wanted {
@@ -221,16 +224,23 @@ fn main_thread<B: Bitboard>(mut w: Worker<B>, root: &AnyPosition, limits: &Limit
             );
         }
         last_lines = lines;
+        let best_now = best.as_ref().map(|(m, _)| *m);
+        stable_iterations = if best_now == best_before { stable_iterations + 1 } else { 0 };
         if let (Some(mate), Some(Score::Mate(m))) = (limits.mate, outcome.score) {
             if m > 0 && m as u32 <= mate {
                 break;
             }
         }
         if !shared.pondering.load(Ordering::Relaxed) {
-            if let Some(soft) = deadline.soft {
-                if shared.elapsed() >= soft {
-                    break;
-                }
+            // From depth 5, how settled the iteration left the search
+            // scales the soft limit (see `time::Progress`).
+            let progress = best.as_ref().filter(|_| depth >= 5).map(|(m, _)| Progress {
+                stable_iterations,
+                best_move_share: w.node_share(*m),
+                score_drop: score_before - previous,
+            });
+            if deadline.soft_reached(shared.elapsed(), progress) {
+                break;
             }
         }
     }

@@ -61,6 +61,10 @@ pub(crate) struct Worker<'a, B: Bitboard> {
     unreported_nodes: u64,
     pub seldepth: usize,
     pub root_moves: Vec<Move>,
+    /// Nodes searched below each root move (same order as `root_moves`),
+    /// over every iteration so far: time management asks the best move's
+    /// share.
+    pub root_nodes: Vec<u64>,
     /// Root moves already given a line in this iteration (MultiPV).
     excluded: Vec<Move>,
     pub stopped: bool,
@@ -149,6 +153,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             nodes: 0,
             unreported_nodes: 0,
             seldepth: 0,
+            root_nodes: vec![0; root_moves.len()],
             root_moves,
             excluded: Vec::new(),
             stopped: false,
@@ -471,6 +476,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
                 self.pos.unmake();
                 continue;
             }
+            let nodes_before = self.nodes;
             let child_key = self.pos.key();
             self.tt.prefetch(child_key);
             prefetch(&self.data.eval_cache[ThreadData::eval_slot(child_key)]);
@@ -507,6 +513,11 @@ impl<'a, B: Bitboard> Worker<'a, B> {
                 s
             };
             self.pos.unmake();
+            if ply == 0 {
+                if let Some(i) = self.root_moves.iter().position(|&r| r == m) {
+                    self.root_nodes[i] += self.nodes - nodes_before;
+                }
+            }
             if self.stopped {
                 picker.finish(&mut self.data.stack[ply]);
                 self.data.stack[ply].quiets_tried = quiets_tried;
@@ -641,6 +652,13 @@ impl<'a, B: Bitboard> Worker<'a, B> {
         self.data.stack[ply].moves = moves;
         self.data.stack[ply].ordered = order;
         best
+    }
+
+    /// The share of the nodes below the root that `m`'s subtree took.
+    pub fn node_share(&self, m: Move) -> f64 {
+        let total: u64 = self.root_nodes.iter().sum();
+        let mine = self.root_moves.iter().position(|&r| r == m).map_or(0, |i| self.root_nodes[i]);
+        mine as f64 / total.max(1) as f64
     }
 
     pub fn principal_variation(&self) -> Vec<Move> {

@@ -65,6 +65,45 @@ impl Limits {
     }
 }
 
+/// How settled the search looks after an iteration, which scales the
+/// soft limit: a best move that has held for several iterations and took
+/// most of the nodes needs less time; one that just changed, shares the
+/// nodes with others, or whose score is falling needs more.
+#[derive(Clone, Copy, Debug)]
+pub struct Progress {
+    /// Iterations in a row that ended with the same best move.
+    pub stable_iterations: usize,
+    /// The best move's share of the nodes searched below the root.
+    pub best_move_share: f64,
+    /// How far the score fell from the iteration before (centipawns; a
+    /// rise counts as none).
+    pub score_drop: i32,
+}
+
+impl Progress {
+    /// The factor to apply to the soft limit.
+    pub fn soft_scale(&self) -> f64 {
+        const BY_STABILITY: [f64; 5] = [2.2, 1.4, 1.1, 0.9, 0.8];
+        let stability = BY_STABILITY[self.stable_iterations.min(BY_STABILITY.len() - 1)];
+        let share = 1.6 - self.best_move_share.clamp(0.0, 1.0);
+        let drop = 1.0 + self.score_drop.clamp(0, 60) as f64 / 100.0;
+        stability * share * drop
+    }
+}
+
+impl Deadline {
+    /// Whether a search that has run `elapsed` and stands at `progress`
+    /// should start no new iteration. A fixed move time is used whole.
+    pub fn soft_reached(&self, elapsed: Duration, progress: Option<Progress>) -> bool {
+        let Some(soft) = self.soft else { return false };
+        let scaled = match (progress, self.hard) {
+            (Some(p), Some(hard)) if soft < hard => soft.mul_f64(p.soft_scale()).min(hard),
+            _ => soft,
+        };
+        elapsed >= scaled
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -90,5 +129,22 @@ mod tests {
         let (soft, hard) = (d.soft.unwrap(), d.hard.unwrap());
         assert!(soft > Duration::from_millis(1_500) && soft < Duration::from_millis(2_500), "{d:?}");
         assert!(hard >= soft && hard <= Duration::from_millis(20_000), "{d:?}");
+    }
+
+    #[test]
+    fn a_settled_search_stops_sooner_than_an_unsettled_one() {
+        let d = clock(60_000, 100);
+        let soft = d.soft.unwrap();
+        let settled = Progress { stable_iterations: 6, best_move_share: 0.9, score_drop: 0 };
+        let unsettled = Progress { stable_iterations: 0, best_move_share: 0.3, score_drop: 40 };
+        let at = soft.mul_f64(0.9);
+        assert!(d.soft_reached(at, Some(settled)), "{settled:?} at {at:?}");
+        assert!(!d.soft_reached(at, Some(unsettled)), "{unsettled:?} at {at:?}");
+        assert!(!d.soft_reached(at, None) && d.soft_reached(soft, None));
+        // Never past the hard limit, however unsettled.
+        assert!(d.soft_reached(d.hard.unwrap(), Some(unsettled)));
+        // A fixed move time is used whole.
+        let fixed = Limits { movetime: Some(Duration::from_millis(1_000)), ..Limits::default() }.deadline(Color::White, Duration::ZERO);
+        assert!(!fixed.soft_reached(Duration::from_millis(500), Some(settled)));
     }
 }
