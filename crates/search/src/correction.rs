@@ -12,6 +12,8 @@
 //! pawns has one structure, and the table then learns the side's average
 //! gap.
 
+use protean_rules::Rules;
+use protean_rules::variant::Role;
 use protean_rules::{Bitboard, Color, Position};
 use std::hash::Hasher;
 
@@ -42,6 +44,11 @@ impl Hasher for StructureHasher {
     fn write_u64(&mut self, word: u64) {
         self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x9E37_79B9_7F4A_7C15);
     }
+}
+
+/// The piece kinds whose cells make the pawn structure, as a bit set.
+pub(crate) fn pawn_kinds<B: Bitboard>(rules: &Rules<B>) -> u32 {
+    (0..rules.piece_types).filter(|&k| rules.roles[k] == Role::Pawn).fold(0, |set, k| set | 1 << k)
 }
 
 impl CorrectionHistory {
@@ -93,7 +100,8 @@ mod tests {
         let rules = AnyRules::by_name("standard").unwrap();
         let (pos, other) = (rules.from_fen(fen).unwrap(), rules.from_fen(other).unwrap());
         protean_rules::with_position!(&pos, p => {
-            let pawns = 1 << p.rules().roles.iter().position(|&r| r == protean_rules::variant::Role::Pawn).unwrap();
+            let pawns = pawn_kinds(p.rules());
+            assert_ne!(pawns, 0);
             let mut table = CorrectionHistory::new();
             for _ in 0..updates {
                 table.update(p, pawns, 8, gap, table.corrected(p, pawns, 0));

@@ -5,8 +5,8 @@
 //! pruning (margins that widen while the side is improving), late move
 //! reductions by history, killer, history and continuation-history
 //! ordering, a static evaluation corrected by its recent errors in the
-//! same pawn structure (correction history), mate distance pruning, and draws by repetition, the move
-//! counter and material inside the tree.
+//! same pawn structure (correction history), mate distance pruning, and
+//! draws by repetition, the move counter and material inside the tree.
 //!
 //! Where tiles move (Beyond Chess) a turn is a piece move and a tile
 //! shift. The root always sees whole turns, so the best move and the
@@ -19,6 +19,7 @@
 //! position; they share only the transposition table and the stop flag,
 //! and helpers start at staggered depths so they explore different trees.
 
+use crate::correction::pawn_kinds;
 use crate::evaluate::{evaluate, EvalTables};
 use crate::history::Context;
 use crate::move_picker::{is_losing_capture, is_quiet, legal_hash_move, order_score, pack, MovePicker, Picking};
@@ -138,8 +139,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
         let tiles_move = pos.tiles_move();
         let split_turns = split_turns && tiles_move;
         let eval = Rc::new(EvalTables::new(pos.rules()));
-        let rules = pos.rules();
-        let pawn_kinds = (0..rules.piece_types).filter(|&k| rules.roles[k] == Role::Pawn).fold(0, |set, k| set | 1 << k);
+        let pawn_kinds = pawn_kinds(pos.rules());
         Worker {
             pos,
             tt,
