@@ -13,6 +13,12 @@
 //! centipawns ahead for eight plies in a row, or as a draw after
 //! `--max-plies`.
 //!
+//! At the end it tells how the games ended (each rule's count, and how
+//! many draws by rule came while the last search saw one side `AHEAD_CP`
+//! or more ahead: a sign of a side that could have played on), the
+//! measure of aimless play such as Beyond Chess's shuttled tiles or
+//! Flexichess's cycled rule changes.
+//!
 //! The output is plain text, one position a line: its FEN (in the
 //! variant's own FEN, rule changes and tiles included) and the result from
 //! White's side in brackets, `[1.0]`, `[0.5]` or `[0.0]`, the format
@@ -20,7 +26,8 @@
 //! the same arguments and seed.
 
 use clap::Args;
-use protean_rules::{AnyPosition, AnyRules, Color};
+use protean_rules::{AnyPosition, AnyRules, Color, Outcome};
+use std::collections::BTreeMap;
 use crate::match_stats::white_points;
 use protean_search::skill::Random;
 use protean_search::{Engine, Limits, Options, Score};
@@ -37,6 +44,8 @@ const DEFAULT_NODES: u64 = 5_000;
 const DECISIVE_CP: i32 = 1_000;
 /// ... for this many plies in a row.
 const DECISIVE_PLIES: u32 = 8;
+/// A draw by rule with a side this far ahead is counted apart.
+const AHEAD_CP: i32 = 300;
 
 #[derive(Args)]
 pub struct DatagenArgs {
@@ -70,6 +79,10 @@ pub struct DatagenArgs {
     /// Hash table of each engine, in MiB.
     #[arg(long, default_value_t = 16)]
     hash: usize,
+    /// Centipawns a draw costs the side to move's search (the engine's
+    /// `Contempt`), for comparing how games end with and without one.
+    #[arg(long, default_value_t = protean_search::CONTEMPT_BY_DEFAULT, allow_negative_numbers = true)]
+    contempt: i32,
     /// A game still going after this many plies is a draw.
     #[arg(long, default_value_t = 400)]
     max_plies: u32,
@@ -124,7 +137,7 @@ fn play_games(
 ) -> Result<(), String> {
     let mut engine = Engine::new(rules.start());
     engine.resize_hash(args.hash).map_err(|e| format!("hash {} MiB: {e}", args.hash))?;
-    engine.set_options(Options { threads: 1, multi_pv: 1, move_overhead: Duration::ZERO, ..Options::default() });
+    engine.set_options(Options { threads: 1, multi_pv: 1, move_overhead: Duration::ZERO, contempt: args.contempt, ..Options::default() });
     loop {
         let game = next_game.fetch_add(1, Ordering::SeqCst);
         if game >= args.games {
@@ -141,14 +154,33 @@ fn play_games(
         }
         w.flush().map_err(|e| format!("{}: {e}", args.out.display()))?;
         drop(w);
-        progress.game_done(record.fens.len() as u64);
+        progress.game_done(record.fens.len() as u64, record.end);
     }
 }
 
-/// What one game leaves: its quiet positions and White's points.
+/// What one game leaves: its quiet positions, White's points and how it
+/// ended.
 struct GameRecord {
     fens: Vec<String>,
     white_points: f64,
+    end: End,
+}
+
+/// How a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum End {
+    /// By the variant's rules; for a draw, whether the last search saw a
+    /// side `AHEAD_CP` or more ahead.
+    Rule { reason: &'static str, ahead: bool },
+    Adjudicated,
+    PlyCap,
+}
+
+impl End {
+    fn by_rule(outcome: Outcome, last_white_cp: Option<i32>) -> End {
+        let drawn = outcome.result() == "1/2-1/2";
+        End::Rule { reason: outcome.reason(), ahead: drawn && last_white_cp.is_some_and(|cp| cp.abs() >= AHEAD_CP) }
+    }
 }
 
 fn play_game(engine: &mut Engine, openings: &[AnyPosition], limits: &Limits, args: &DatagenArgs, random: &mut Random) -> GameRecord {
@@ -172,9 +204,10 @@ fn play_game(engine: &mut Engine, openings: &[AnyPosition], limits: &Limits, arg
     let mut fens = Vec::new();
     // The side the last plies' scores put far ahead, and for how long.
     let mut ahead: Option<(Color, u32)> = None;
+    let mut last_white_cp = None;
     for _ in 0..args.max_plies {
         if let Some(end) = pos.outcome() {
-            return GameRecord { fens, white_points: white_points(end.result()) };
+            return GameRecord { fens, white_points: white_points(end.result()), end: End::by_rule(end, last_white_cp) };
         }
         engine.set_position(pos.clone());
         let found = engine.search(limits.clone());
@@ -184,6 +217,7 @@ fn play_game(engine: &mut Engine, openings: &[AnyPosition], limits: &Limits, arg
             Some(Score::Centipawns(cp)) => Some(if us == Color::White { cp } else { -cp }),
             _ => None,
         };
+        last_white_cp = white_cp;
         let quiet = !pos.in_check() && !best.is_capture() && best.promotion().is_none();
         if quiet && white_cp.is_some() {
             fens.push(pos.fen());
@@ -196,12 +230,12 @@ fn play_game(engine: &mut Engine, openings: &[AnyPosition], limits: &Limits, arg
         ahead = leader.map(|c| (c, ahead.filter(|a| a.0 == c).map_or(1, |a| a.1 + 1)));
         if let Some((winner, plies)) = ahead {
             if plies >= DECISIVE_PLIES {
-                return GameRecord { fens, white_points: if winner == Color::White { 1.0 } else { 0.0 } };
+                return GameRecord { fens, white_points: if winner == Color::White { 1.0 } else { 0.0 }, end: End::Adjudicated };
             }
         }
         pos.make(best);
     }
-    GameRecord { fens, white_points: 0.5 }
+    GameRecord { fens, white_points: 0.5, end: End::PlyCap }
 }
 
 /// The book's positions: a FEN a line (an EPD line's first four fields
@@ -227,21 +261,24 @@ fn read_book(rules: &AnyRules, path: &PathBuf) -> Result<Vec<AnyPosition>, Strin
 }
 
 /// Progress on standard error: a bar redrawn in place on a terminal, a
-/// line every tenth of the games elsewhere (a log, a test).
+/// line every tenth of the games elsewhere (a log, a test); at the end,
+/// how the games ended.
 struct Progress {
     total: u64,
     games: AtomicU64,
     positions: AtomicU64,
+    ends: Mutex<BTreeMap<End, u64>>,
     start: Instant,
     terminal: bool,
 }
 
 impl Progress {
     fn new(total: u64) -> Progress {
-        Progress { total, games: AtomicU64::new(0), positions: AtomicU64::new(0), start: Instant::now(), terminal: std::io::stderr().is_terminal() }
+        Progress { total, games: AtomicU64::new(0), positions: AtomicU64::new(0), ends: Mutex::new(BTreeMap::new()), start: Instant::now(), terminal: std::io::stderr().is_terminal() }
     }
 
-    fn game_done(&self, positions: u64) {
+    fn game_done(&self, positions: u64, end: End) {
+        *self.ends.lock().unwrap_or_else(|e| e.into_inner()).entry(end).or_default() += 1;
         let games = self.games.fetch_add(1, Ordering::SeqCst) + 1;
         let positions = self.positions.fetch_add(positions, Ordering::SeqCst) + positions;
         let step = (self.total / 10).max(1);
@@ -275,5 +312,33 @@ impl Progress {
             eprintln!();
         }
         eprintln!("{} games, {} positions", self.games.load(Ordering::SeqCst), self.positions.load(Ordering::SeqCst));
+        let ends = self.ends.lock().unwrap_or_else(|e| e.into_inner());
+        eprintln!("ended: {}", ends_summary(&ends));
     }
+}
+
+/// `checkmate 12, repetition 40 (25 with a side 300 cp ahead), ...`: the
+/// games by how they ended, most first.
+fn ends_summary(ends: &BTreeMap<End, u64>) -> String {
+    let mut by_reason: Vec<(String, u64, u64)> = Vec::new();
+    for (&end, &count) in ends {
+        let (name, ahead) = match end {
+            End::Rule { reason, ahead } => (reason.to_string(), ahead),
+            End::Adjudicated => ("adjudicated".to_string(), false),
+            End::PlyCap => ("ply cap".to_string(), false),
+        };
+        match by_reason.iter_mut().find(|r| r.0 == name) {
+            Some(r) => {
+                r.1 += count;
+                r.2 += if ahead { count } else { 0 };
+            }
+            None => by_reason.push((name, count, if ahead { count } else { 0 })),
+        }
+    }
+    by_reason.sort_by_key(|r| std::cmp::Reverse(r.1));
+    let parts: Vec<String> = by_reason
+        .iter()
+        .map(|(name, count, ahead)| if *ahead > 0 { format!("{name} {count} ({ahead} with a side {AHEAD_CP} cp ahead)") } else { format!("{name} {count}") })
+        .collect();
+    if parts.is_empty() { "no games".to_string() } else { parts.join(", ") }
 }

@@ -14,6 +14,8 @@ pub use output::Output;
 const MAX_HASH_MIB: usize = 65_536;
 /// The most search threads either protocol starts.
 pub const MAX_THREADS: usize = 256;
+/// The largest contempt (centipawns, either sign), Stockfish's range.
+const MAX_CONTEMPT: i32 = 100;
 
 /// The deepest perft a protocol runs (each ply keeps a move list).
 pub const MAX_PERFT_DEPTH: u32 = 64;

@@ -11,7 +11,7 @@
 
 use crate::bench::{bench, BenchSettings};
 use crate::output::Output;
-use crate::{MAX_HASH_MIB, MAX_THREADS};
+use crate::{MAX_CONTEMPT, MAX_HASH_MIB, MAX_THREADS};
 use crate::perft::Perft;
 use protean_rules::{fen, variants, AnyPosition, AnyRules, Color};
 use protean_search::engine::DEFAULT_HASH_MIB;
@@ -124,6 +124,7 @@ impl Uci {
         let (low, high) = skill::elo_range();
         self.out.line(&format!("option name UCI_Elo type spin default {low} min {low} max {high}"));
         self.out.line(&format!("option name Split Turns type check default {}", protean_search::SPLIT_TURNS_BY_DEFAULT));
+        self.out.line(&format!("option name Contempt type spin default {} min -{MAX_CONTEMPT} max {MAX_CONTEMPT}", protean_search::CONTEMPT_BY_DEFAULT));
         let vars: String = variants::VARIANTS.iter().map(|n| format!(" var {}", n.uci)).collect();
         self.out.line(&format!("option name UCI_Variant type combo default chess{vars}"));
         self.out.line("option name UCI_Chess960 type check default false");
@@ -169,6 +170,16 @@ impl Uci {
             }
             "ponder" => check(value).map(|on| self.ponder = on),
             "split turns" => check(value).map(|on| options.split_turns = on),
+            "contempt" => {
+                let v = value.unwrap_or("");
+                match v.parse::<i32>() {
+                    Ok(n) if n.abs() <= MAX_CONTEMPT => {
+                        options.contempt = n;
+                        Ok(())
+                    }
+                    _ => Err(format!("option '{name}' takes a number from -{MAX_CONTEMPT} to {MAX_CONTEMPT}, not '{v}'")),
+                }
+            }
             "skill level" => number(0, skill::MAX_LEVEL as usize).map(|n| self.skill_level = n),
             "uci_limitstrength" => check(value).map(|on| self.limit_strength = on),
             "uci_elo" => {

@@ -60,13 +60,13 @@ fn search(root: &AnyPosition, request: &Arc<Request>, info: Info, helpers: &[Sen
         let mut outcome = with_position!(root, p => {
             // The main thread's worker first: with more threads than
             // cores, helpers would otherwise search while it is built.
-            let worker = Worker::new(p.clone(), tt, data, shared, limits, deadline, true, options.split_turns);
+            let worker = Worker::new(p.clone(), tt, data, shared, limits, deadline, true, options);
             for (id, jobs) in helpers.iter().enumerate().take(threads - 1) {
                 let (root, request, done) = (root.clone(), request.clone(), helpers_done.clone());
                 let job: Job = Box::new(move |data| {
                     let _done = CountedDown(&done);
                     let Request { limits, options, tt, shared } = &*request;
-                    with_position!(&root, p => helper(Worker::new(p.clone(), tt, data, shared, limits, deadline, false, options.split_turns), shared, id + 1));
+                    with_position!(&root, p => helper(Worker::new(p.clone(), tt, data, shared, limits, deadline, false, options), shared, id + 1));
                 });
                 if jobs.send(job).is_err() {
                     helpers_done.count_down();

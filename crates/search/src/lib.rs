@@ -120,17 +120,24 @@ pub struct Options {
     pub split_turns: bool,
     /// Playing below full strength (`Skill Level`, `UCI_Elo`).
     pub skill: Option<Skill>,
+    /// Centipawns a draw costs the side the search is for (UCI
+    /// `Contempt`): it plays on where a draw would be even.
+    pub contempt: i32,
 }
 
 impl Default for Options {
     fn default() -> Self {
-        Options { threads: 1, multi_pv: 1, move_overhead: Duration::from_millis(10), split_turns: SPLIT_TURNS_BY_DEFAULT, skill: None }
+        Options { threads: 1, multi_pv: 1, move_overhead: Duration::from_millis(10), split_turns: SPLIT_TURNS_BY_DEFAULT, skill: None, contempt: CONTEMPT_BY_DEFAULT }
     }
 }
 
 /// How turns with a tile shift are searched unless asked otherwise; the
 /// README gives the measurement that chose it.
 pub const SPLIT_TURNS_BY_DEFAULT: bool = true;
+
+/// The contempt unless asked otherwise; the README gives the measurement
+/// that chose it.
+pub const CONTEMPT_BY_DEFAULT: i32 = 0;
 
 /// A score as protocols print it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

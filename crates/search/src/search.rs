@@ -27,7 +27,7 @@ use crate::see::see;
 use crate::time::{Deadline, Limits};
 use crate::tt::{prefetch, Bound, Entry, TranspositionTable};
 use crate::thread_data::ThreadData;
-use crate::Shared;
+use crate::{Options, Shared};
 use protean_rules::variant::Role;
 use protean_rules::{Bitboard, Move, MoveKind, MoveList, Position};
 use std::collections::HashMap;
@@ -72,6 +72,8 @@ pub(crate) struct Worker<'a, B: Bitboard> {
     lmr: &'static LateMoveReductions,
     /// Below the root, play a turn as two plies (see the module comment).
     split_turns: bool,
+    /// What a draw is worth to the side to move, by side (see `draw`).
+    draw_scores: [i32; 2],
     /// Tiles move (Beyond Chess): moves are generated with their turns.
     tiles_move: bool,
     /// The depth of the iteration: singular extensions stop at twice it,
@@ -128,7 +130,7 @@ fn late_move_count(depth: i32, improving: bool) -> usize {
 
 impl<'a, B: Bitboard> Worker<'a, B> {
     #[allow(clippy::too_many_arguments)]
-    pub fn new(mut pos: Position<B>, tt: &'a TranspositionTable, data: &'a mut ThreadData, shared: &'a Shared, limits: &'a Limits, deadline: Deadline, main: bool, split_turns: bool) -> Self {
+    pub fn new(mut pos: Position<B>, tt: &'a TranspositionTable, data: &'a mut ThreadData, shared: &'a Shared, limits: &'a Limits, deadline: Deadline, main: bool, options: &Options) -> Self {
         data.prepare(pos.rules().geometry.cells(), pos.rules().piece_types);
         let mut root = MoveList::new();
         pos.legal_moves(&mut root);
@@ -137,7 +139,11 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             root_moves.retain(|m| limits.search_moves.contains(m));
         }
         let tiles_move = pos.tiles_move();
-        let split_turns = split_turns && tiles_move;
+        let split_turns = options.split_turns && tiles_move;
+        // The root's side takes a draw as `contempt` lost, so the other
+        // side takes it as that much won.
+        let mut draw_scores = [options.contempt; 2];
+        draw_scores[pos.side_to_move() as usize] = -options.contempt;
         let eval = Rc::new(EvalTables::new(pos.rules()));
         let pawn_kinds = pawn_kinds(pos.rules());
         Worker {
@@ -159,6 +165,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             stopped: false,
             lmr: late_move_reductions(),
             split_turns,
+            draw_scores,
             tiles_move,
             root_depth: 0,
             pawn_kinds,
@@ -211,6 +218,14 @@ impl<'a, B: Bitboard> Worker<'a, B> {
         for &q in tried {
             histories.update(&self.pos, q, context, -bonus);
         }
+    }
+
+    /// A draw's score for the side to move: below zero for the root's side
+    /// with a contempt (`Options::contempt`), so that it plays on rather
+    /// than take a draw it does not need, in particular by repeating moves,
+    /// rule changes or tile shifts.
+    fn draw(&self) -> i32 {
+        self.draw_scores[self.pos.side_to_move() as usize]
     }
 
     /// The continuation tables of the moves one and two plies above `ply`.
@@ -291,7 +306,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
                 return 0;
             }
             if self.pos.draw_by_rule().is_some() {
-                return 0;
+                return self.draw();
             }
             // Mate distance pruning: no line here can beat a shorter mate.
             alpha = alpha.max(-MATE + ply as i32);
@@ -554,7 +569,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             }
             // No legal move: mate or stalemate (or, at the root, every
             // move already has its MultiPV line).
-            return if ply == 0 && !self.excluded.is_empty() { -INFINITY } else if in_check { -MATE + ply as i32 } else { 0 };
+            return if ply == 0 && !self.excluded.is_empty() { -INFINITY } else if in_check { -MATE + ply as i32 } else { self.draw() };
         }
         let bound = if best >= beta {
             Bound::Lower
