@@ -22,6 +22,10 @@ fn generate(variant: &str, out: &PathBuf, extra: &[&str]) -> Vec<String> {
     let said = String::from_utf8_lossy(&run.stderr).to_string();
     assert!(run.status.success(), "{variant}: {said}");
     assert!(said.contains("2 games"), "{variant}: no summary in {said}");
+    // How the games ended: counts that add up to the games played.
+    let ends = said.lines().find_map(|l| l.strip_prefix("ended: ")).unwrap_or_else(|| panic!("{variant}: no 'ended:' line in {said}"));
+    let counted: u32 = ends.split(", ").map(|part| part.split(" (").next().unwrap().rsplit(' ').next().unwrap().parse::<u32>().unwrap_or_else(|_| panic!("{variant}: {ends}"))).sum();
+    assert_eq!(counted, 2, "{variant}: {ends}");
     let rules = AnyRules::by_name(variant).unwrap();
     let text = std::fs::read_to_string(out).unwrap();
     let lines: Vec<String> = text.lines().map(str::to_string).collect();
