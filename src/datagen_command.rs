@@ -166,20 +166,22 @@ struct GameRecord {
     end: End,
 }
 
-/// How a game ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-enum End {
-    /// By the variant's rules; for a draw, whether the last search saw a
-    /// side `AHEAD_CP` or more ahead.
-    Rule { reason: &'static str, ahead: bool },
-    Adjudicated,
-    PlyCap,
+/// How a game ended: the rule's name, `adjudicated` or `ply cap`, and for
+/// a draw by rule whether the last search saw a side `AHEAD_CP` or more
+/// ahead.
+#[derive(Clone, Copy)]
+struct End {
+    name: &'static str,
+    drawn_ahead: bool,
 }
 
 impl End {
+    const ADJUDICATED: End = End { name: "adjudicated", drawn_ahead: false };
+    const PLY_CAP: End = End { name: "ply cap", drawn_ahead: false };
+
     fn by_rule(outcome: Outcome, last_white_cp: Option<i32>) -> End {
-        let drawn = outcome.result() == "1/2-1/2";
-        End::Rule { reason: outcome.reason(), ahead: drawn && last_white_cp.is_some_and(|cp| cp.abs() >= AHEAD_CP) }
+        let drawn = !matches!(outcome, Outcome::Checkmate { .. });
+        End { name: outcome.reason(), drawn_ahead: drawn && last_white_cp.is_some_and(|cp| cp.abs() >= AHEAD_CP) }
     }
 }
 
@@ -230,12 +232,12 @@ fn play_game(engine: &mut Engine, openings: &[AnyPosition], limits: &Limits, arg
         ahead = leader.map(|c| (c, ahead.filter(|a| a.0 == c).map_or(1, |a| a.1 + 1)));
         if let Some((winner, plies)) = ahead {
             if plies >= DECISIVE_PLIES {
-                return GameRecord { fens, white_points: if winner == Color::White { 1.0 } else { 0.0 }, end: End::Adjudicated };
+                return GameRecord { fens, white_points: if winner == Color::White { 1.0 } else { 0.0 }, end: End::ADJUDICATED };
             }
         }
         pos.make(best);
     }
-    GameRecord { fens, white_points: 0.5, end: End::PlyCap }
+    GameRecord { fens, white_points: 0.5, end: End::PLY_CAP }
 }
 
 /// The book's positions: a FEN a line (an EPD line's first four fields
@@ -267,7 +269,9 @@ struct Progress {
     total: u64,
     games: AtomicU64,
     positions: AtomicU64,
-    ends: Mutex<BTreeMap<End, u64>>,
+    /// By how the games ended: how many, and how many of them were drawn
+    /// with a side far ahead.
+    ends: Mutex<BTreeMap<&'static str, [u64; 2]>>,
     start: Instant,
     terminal: bool,
 }
@@ -278,7 +282,11 @@ impl Progress {
     }
 
     fn game_done(&self, positions: u64, end: End) {
-        *self.ends.lock().unwrap_or_else(|e| e.into_inner()).entry(end).or_default() += 1;
+        let mut ends = self.ends.lock().unwrap_or_else(|e| e.into_inner());
+        let [games, drawn_ahead] = ends.entry(end.name).or_default();
+        *games += 1;
+        *drawn_ahead += u64::from(end.drawn_ahead);
+        drop(ends);
         let games = self.games.fetch_add(1, Ordering::SeqCst) + 1;
         let positions = self.positions.fetch_add(positions, Ordering::SeqCst) + positions;
         let step = (self.total / 10).max(1);
@@ -319,26 +327,12 @@ impl Progress {
 
 /// `checkmate 12, repetition 40 (25 with a side 300 cp ahead), ...`: the
 /// games by how they ended, most first.
-fn ends_summary(ends: &BTreeMap<End, u64>) -> String {
-    let mut by_reason: Vec<(String, u64, u64)> = Vec::new();
-    for (&end, &count) in ends {
-        let (name, ahead) = match end {
-            End::Rule { reason, ahead } => (reason.to_string(), ahead),
-            End::Adjudicated => ("adjudicated".to_string(), false),
-            End::PlyCap => ("ply cap".to_string(), false),
-        };
-        match by_reason.iter_mut().find(|r| r.0 == name) {
-            Some(r) => {
-                r.1 += count;
-                r.2 += if ahead { count } else { 0 };
-            }
-            None => by_reason.push((name, count, if ahead { count } else { 0 })),
-        }
-    }
-    by_reason.sort_by_key(|r| std::cmp::Reverse(r.1));
-    let parts: Vec<String> = by_reason
+fn ends_summary(ends: &BTreeMap<&'static str, [u64; 2]>) -> String {
+    let mut rows: Vec<(&str, [u64; 2])> = ends.iter().map(|(&name, &counts)| (name, counts)).collect();
+    rows.sort_by_key(|&(_, [games, _])| std::cmp::Reverse(games));
+    let parts: Vec<String> = rows
         .iter()
-        .map(|(name, count, ahead)| if *ahead > 0 { format!("{name} {count} ({ahead} with a side {AHEAD_CP} cp ahead)") } else { format!("{name} {count}") })
+        .map(|(name, [games, ahead])| if *ahead > 0 { format!("{name} {games} ({ahead} with a side {AHEAD_CP} cp ahead)") } else { format!("{name} {games}") })
         .collect();
     if parts.is_empty() { "no games".to_string() } else { parts.join(", ") }
 }

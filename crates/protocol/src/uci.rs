@@ -144,13 +144,7 @@ impl Uci {
         };
         self.stop();
         let mut options = self.engine.options().clone();
-        let number = |min: usize, max: usize| -> Result<usize, String> {
-            let v = value.ok_or_else(|| format!("option '{name}' needs a value"))?;
-            match v.parse::<usize>() {
-                Ok(n) if (min..=max).contains(&n) => Ok(n),
-                _ => Err(format!("option '{name}' takes a number from {min} to {max}, not '{v}'")),
-            }
-        };
+        let number = |min: usize, max: usize| spin(name, value, min, max);
         let check = |value: Option<&str>| match value {
             Some("true") => Ok(true),
             Some("false") => Ok(false),
@@ -170,16 +164,7 @@ impl Uci {
             }
             "ponder" => check(value).map(|on| self.ponder = on),
             "split turns" => check(value).map(|on| options.split_turns = on),
-            "contempt" => {
-                let v = value.unwrap_or("");
-                match v.parse::<i32>() {
-                    Ok(n) if n.abs() <= MAX_CONTEMPT => {
-                        options.contempt = n;
-                        Ok(())
-                    }
-                    _ => Err(format!("option '{name}' takes a number from -{MAX_CONTEMPT} to {MAX_CONTEMPT}, not '{v}'")),
-                }
-            }
+            "contempt" => spin(name, value, -MAX_CONTEMPT, MAX_CONTEMPT).map(|n| options.contempt = n),
             "skill level" => number(0, skill::MAX_LEVEL as usize).map(|n| self.skill_level = n),
             "uci_limitstrength" => check(value).map(|on| self.limit_strength = on),
             "uci_elo" => {
@@ -458,4 +443,14 @@ fn parse_go(args: &[&str], pos: &AnyPosition) -> Result<Limits, String> {
         i += 2;
     }
     Ok(limits)
+}
+
+/// A spin option's value: a number from `min` to `max`, or an error that
+/// names the option and the range.
+fn spin<T: std::str::FromStr + PartialOrd + std::fmt::Display>(name: &str, value: Option<&str>, min: T, max: T) -> Result<T, String> {
+    let v = value.ok_or_else(|| format!("option '{name}' needs a value"))?;
+    match v.parse::<T>() {
+        Ok(n) if n >= min && n <= max => Ok(n),
+        _ => Err(format!("option '{name}' takes a number from {min} to {max}, not '{v}'")),
+    }
 }
