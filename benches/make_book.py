@@ -1,15 +1,22 @@
 #!/usr/bin/env python3
-"""Writes an EPD opening book for standard chess, Chess960 or Perfect Chess
-(make_book.py [--chess960 | --perfect] N OUT): positions after a few random
-legal plies from the start (or from a random Chess960 start), kept when
-Stockfish at depth 10 scores them within 60 centipawns, so that games from
-them are balanced. Perfect Chess moves come from Fairy-Stockfish (pyffish,
-with the repository's perfect.ini) and the scores from Protean at depth 9
+"""Writes an EPD opening book (make_book.py [--chess960 | --perfect |
+--variant V] N OUT): positions after a few random legal plies from the
+start (or from a random Chess960 start), kept when a search scores them
+within 60 centipawns, so that games from them are balanced. A line is
+an EPD (four fields) where that is the whole position, else a whole FEN.
+
+Standard chess and Chess960: moves from python-chess, scores from
+Stockfish at depth 10. Perfect Chess: moves from Fairy-Stockfish (pyffish,
+with the repository's perfect.ini), scores from Protean at depth 9
 (--protean, default the release build), no stronger engine playing it
-here. Random with a fixed seed: the same command writes the same book."""
+here. One-dimensional chess, Beyond Chess and Flexichess (--variant): no
+other program knows them, so both the moves (`go perft 1`) and the scores
+come from Protean. In Flexichess a random ply is a rule change one time in
+four (there are three times more changes than moves at the start, and a
+book of mostly redefined pieces would not look like its games). Random
+with a fixed seed: the same command writes the same book."""
 import argparse, random, shutil, subprocess, sys
 from pathlib import Path
-import chess, chess.engine
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -57,23 +64,108 @@ def perfect_book(a, rng):
     engine.stdin.flush()
     return book
 
+class Protean:
+    """Protean over UCI: legal moves by `go perft 1`, a score by `go depth`."""
+
+    def __init__(self, path, variant):
+        self.proc = subprocess.Popen([path], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+        self.send(f"uci\nsetoption name UCI_Variant value {variant}\nisready")
+        self.until("readyok")
+
+    def send(self, text):
+        self.proc.stdin.write(text + "\n")
+        self.proc.stdin.flush()
+
+    def until(self, prefix):
+        lines = []
+        for line in self.proc.stdout:
+            lines.append(line.rstrip("\n"))
+            if line.startswith(prefix):
+                return lines
+        raise RuntimeError(f"Protean stopped before '{prefix}'")
+
+    def position(self, moves):
+        self.send("position startpos" + (" moves " + " ".join(moves) if moves else ""))
+
+    def legal(self, moves):
+        self.position(moves)
+        self.send("go perft 1")
+        return [l.split(":")[0] for l in self.until("Nodes searched") if l.endswith(": 1")]
+
+    def fen(self, moves):
+        self.position(moves)
+        self.send("d\nisready")
+        return next(l[5:] for l in self.until("readyok") if l.startswith("Fen: "))
+
+    def score(self, moves, depth):
+        self.position(moves)
+        self.send(f"go depth {depth}")
+        last = None
+        for line in self.until("bestmove"):
+            words = line.split()
+            if "score" in words:
+                i = words.index("score")
+                last = (words[i + 1], int(words[i + 2]))
+        return last
+
+    def quit(self):
+        self.send("quit")
+        self.proc.wait()
+
+
+# Search depth for a book position's score: about a tenth of a second each.
+DEPTH = {"onedim": 16, "flexichess": 9, "beyond": 3}
+
+
+def protean_book(a, rng):
+    engine = Protean(a.protean, a.variant)
+    seen, book = set(), []
+    while len(book) < a.count:
+        moves = []
+        for _ in range(a.plies):
+            legal = engine.legal(moves)
+            if not legal:
+                break
+            changes = [m for m in legal if "=" in m and m[0].isupper() and m[1] == "="]
+            pieces = [m for m in legal if m not in changes]
+            pool = changes if changes and (not pieces or rng.random() < 0.25) else pieces
+            moves.append(rng.choice(pool))
+        if len(moves) < a.plies:
+            continue
+        # The whole FEN: the variant's own fields (rule changes, shuttles)
+        # are part of the position.
+        fen = engine.fen(moves)
+        if fen in seen:
+            continue
+        s = engine.score(moves, DEPTH[a.variant])
+        if s is None or s[0] != "cp" or abs(s[1]) > 60:
+            continue
+        seen.add(fen)
+        book.append(fen)
+        print(f"{len(book)}/{a.count}", end="\r", file=sys.stderr, flush=True)
+    engine.quit()
+    return book
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("count", type=int)
     ap.add_argument("out")
     ap.add_argument("--chess960", action="store_true")
     ap.add_argument("--perfect", action="store_true")
+    ap.add_argument("--variant", choices=sorted(DEPTH), help="a variant only Protean knows")
     ap.add_argument("--protean", default=str(ROOT / "target" / "release" / "protean"))
     ap.add_argument("--plies", type=int, default=8)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--stockfish", default=shutil.which("stockfish") or "/usr/games/stockfish")
     a = ap.parse_args()
     rng = random.Random(a.seed)
-    if a.perfect:
-        book = perfect_book(a, rng)
+    if a.perfect or a.variant:
+        book = perfect_book(a, rng) if a.perfect else protean_book(a, rng)
         with open(a.out, "w") as f:
             f.write("".join(line + "\n" for line in book))
         return
+    import chess, chess.engine
     seen, book = set(), []
     with chess.engine.SimpleEngine.popen_uci(a.stockfish) as sf:
         while len(book) < a.count:

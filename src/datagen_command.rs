@@ -28,6 +28,7 @@
 use clap::Args;
 use protean_rules::{AnyPosition, AnyRules, Color, Outcome};
 use std::collections::BTreeMap;
+use crate::match_command::book_position;
 use crate::match_stats::white_points;
 use protean_search::skill::Random;
 use protean_search::{Engine, Limits, Options, Score};
@@ -250,11 +251,8 @@ fn read_book(rules: &AnyRules, path: &PathBuf) -> Result<Vec<AnyPosition>, Strin
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        let pos = rules.from_fen(line).or_else(|_| {
-            let fields: Vec<&str> = line.split_whitespace().take(4).collect();
-            rules.from_fen(&format!("{} 0 1", fields.join(" ")))
-        });
-        positions.push(pos.map_err(|e| format!("{}: line {}: {e}", path.display(), n + 1))?);
+        let (_, pos) = book_position(rules, line).map_err(|e| format!("{}: line {}: {e}", path.display(), n + 1))?;
+        positions.push(pos);
     }
     if positions.is_empty() {
         return Err(format!("{}: no positions", path.display()));

@@ -17,7 +17,7 @@
 use crate::engine_process::{parse_tc, EngineProcess, Failure, Proto, SearchLimit};
 use crate::match_stats::{elo_with_margin, los, sprt_bounds, sprt_llr, Pentanomial};
 use protean_rules::notation::castling_in_san;
-use protean_rules::{AnyRules, Color, Outcome};
+use protean_rules::{AnyPosition, AnyRules, Color, Outcome};
 use std::collections::HashMap;
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -281,6 +281,21 @@ fn shuffle<T>(items: &mut [T]) {
     }
 }
 
+/// A book line: a whole FEN (which a variant's own fields, such as
+/// Flexichess's rule changes and Beyond Chess's shuttles, need), or an EPD
+/// line (placement, side, castling, en passant, then operations). Gives
+/// the FEN that parsed and its position.
+pub fn book_position(rules: &AnyRules, line: &str) -> Result<(String, AnyPosition), String> {
+    let line = line.trim();
+    if let Ok(pos) = rules.from_fen(line) {
+        return Ok((line.to_string(), pos));
+    }
+    let fields: Vec<&str> = line.split_whitespace().take(4).collect();
+    let fen = fields.join(" ");
+    let pos = rules.from_fen(&fen).map_err(|e| e.to_string())?;
+    Ok((fen, pos))
+}
+
 /// Openings from an EPD file (a position per line) or a PGN file (a game
 /// per opening: its FEN tag if any and its first `plies` moves in SAN).
 fn read_openings(rules: &AnyRules, file: &str, format: &str, plies: usize) -> Result<Vec<Opening>, String> {
@@ -289,11 +304,7 @@ fn read_openings(rules: &AnyRules, file: &str, format: &str, plies: usize) -> Re
     match format {
         "epd" => {
             for (i, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
-                let fields: Vec<&str> = line.split_whitespace().collect();
-                // EPD: placement, side, castling, en passant, then operations.
-                let n = fields.len().min(4);
-                let fen = fields[..n].join(" ");
-                rules.from_fen(&fen).map_err(|e| format!("{file}:{}: {e}", i + 1))?;
+                let (fen, _) = book_position(rules, line).map_err(|e| format!("{file}:{}: {e}", i + 1))?;
                 out.push(Opening { fen: Some(fen), moves: Vec::new() });
             }
         }
@@ -656,6 +667,19 @@ mod tests {
             let e = parse_args(&args(line)).unwrap_err();
             assert!(e.contains(complaint), "{line}: {e}");
         }
+    }
+
+    #[test]
+    fn a_book_line_keeps_a_variants_own_fields() {
+        let flexi = AnyRules::by_name("flexichess").unwrap();
+        let fen = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1 N=NN";
+        let (kept, pos) = book_position(&flexi, fen).unwrap();
+        assert_eq!((kept.as_str(), pos.fen()), (fen, fen.to_string()));
+        // An EPD line: its operations are not part of the position.
+        let standard = AnyRules::by_name("standard").unwrap();
+        let (kept, _) = book_position(&standard, "8/8/8/8/8/8/8/K1k5 w - - bm Kb1; id \"x\";").unwrap();
+        assert_eq!(kept, "8/8/8/8/8/8/8/K1k5 w - -");
+        assert!(book_position(&standard, "8/8/8 w - -").is_err());
     }
 
     #[test]
