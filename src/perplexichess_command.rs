@@ -12,7 +12,7 @@
 //! are played and the strategists act. Each board's clocks run only while
 //! its engines think, so a round is as long as its slowest board.
 
-use crate::strategist::{self, BoardView, Transfer};
+use crate::strategist::{BoardView, Lookahead, Strategist, Transfer};
 use crate::engine_process::{parse_tc, EngineProcess, Proto, SearchLimit};
 use clap::Args;
 use protean_rules::{AnyPosition, AnyRules, Color, Outcome};
@@ -48,6 +48,15 @@ pub struct PerplexichessArgs {
     /// Turn off Protean's strategists (only standard input transfers).
     #[arg(long)]
     no_strategists: bool,
+    /// How White's strategist looks: `one-ply` (every transfer by a
+    /// one-ply search of both boards) or `search` (the few best of those
+    /// searched again, both boards, 20,000 nodes each; not yet shown to
+    /// win more, so not the default).
+    #[arg(long, value_enum, default_value_t = Lookahead::OnePly)]
+    white_strategist: Lookahead,
+    /// How Black's strategist looks (as `--white-strategist`).
+    #[arg(long, value_enum, default_value_t = Lookahead::OnePly)]
+    black_strategist: Lookahead,
     /// Plies after which a board still going is drawn.
     #[arg(long, default_value_t = 400)]
     max_plies: usize,
@@ -142,6 +151,8 @@ pub fn run(args: &PerplexichessArgs) -> Result<(), String> {
     // Each strategist's last transfer and the round it was made in: it
     // waits a few rounds before the next, and never undoes the last.
     let mut last: [Option<(Transfer, usize)>; 2] = [None, None];
+    let lookahead = [args.white_strategist, args.black_strategist];
+    let mut strategists = Color::ALL.map(|c| Strategist::new(c, lookahead[c as usize], &boards[0].position));
     let mut round = 0;
 
     while boards.iter().any(|b| b.result.is_none()) {
@@ -171,7 +182,7 @@ pub fn run(args: &PerplexichessArgs) -> Result<(), String> {
                     continue;
                 }
                 let views: Vec<BoardView> = boards.iter().map(|b| BoardView { position: &b.position, finished: b.result.is_some() }).collect();
-                if let Some(t) = strategist::choose(&views, color, previous.as_ref().map(|(t, _)| t)) {
+                if let Some(t) = strategists[color as usize].choose(&views, previous.as_ref().map(|(t, _)| t)) {
                     if make_transfer(&mut boards, &t, start).is_ok() {
                         transfers_made += 1;
                         last[color as usize] = Some((t, round));

@@ -1,14 +1,39 @@
 //! Protean's grand strategist (Perplexichess): between moves it looks at
-//! every transfer its team may make and makes the best one if a short
-//! search of the two boards says it gains enough.
+//! every transfer its team may make and makes the best one if searching
+//! the two boards says it gains enough.
+//!
+//! There are some ninety transfers on three boards in the middle game, too
+//! many to search each well between two moves. So the strategist screens
+//! them all with a one-ply search (with quiescence) of both boards, then
+//! searches the few most promising again, both boards and a few thousand
+//! nodes each, and judges by that. The screen alone is the first
+//! strategist (`Lookahead::OnePly`), kept to weigh the two against each
+//! other: it takes a piece to where it stands well for one ply and cannot
+//! see it trapped, forked or walked into a mating net a move later.
 
 use protean_rules::{AnyPosition, Color};
 use protean_search::{Engine, Limits, Options, Score};
 use std::time::Duration;
 
 /// A transfer worth less than this (centipawns, both boards together) is
-/// not made: moving pieces about has costs a shallow search does not see.
+/// not made: moving pieces about has costs a short search does not see.
 const MIN_GAIN: i32 = 100;
+/// Transfers the screen passes on to the full search.
+const FINALISTS: usize = 4;
+/// The full search of one board: nodes (a fixed count, so a game replays
+/// the same on any machine; some milliseconds each).
+const SEARCH_NODES: u64 = 20_000;
+/// Hash for the strategist's own searches, MiB.
+const HASH_MIB: usize = 8;
+
+/// How far the strategist looks before it transfers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Lookahead {
+    /// Every transfer judged by a one-ply search of both boards.
+    OnePly,
+    /// The best few of those judged again by a search of both boards.
+    Search,
+}
 
 /// One board as the strategist sees it.
 pub struct BoardView<'a> {
@@ -25,48 +50,140 @@ pub struct Transfer {
     pub to: usize,
 }
 
-/// The value of `pos` for `color` by a one-ply search with quiescence
-/// (cheap enough to try every transfer between moves).
-fn value(pos: &AnyPosition, color: Color, engine: &mut Engine) -> i32 {
-    engine.set_position(pos.clone());
-    let outcome = engine.search(Limits { depth: Some(1), ..Limits::default() });
-    let score = match outcome.score {
-        Some(Score::Centipawns(cp)) => cp,
-        Some(Score::Mate(n)) if n > 0 => 10_000,
-        Some(Score::Mate(_)) => -10_000,
-        None => 0,
-    };
-    if pos.side_to_move() == color { score } else { -score }
+/// A team's strategist, with its own search kept across the game.
+pub struct Strategist {
+    color: Color,
+    lookahead: Lookahead,
+    engine: Engine,
 }
 
-/// The best transfer for `color`, if one gains at least [`MIN_GAIN`]; never
-/// the reverse of `last` (a shallow search would happily shuttle a piece
-/// between two boards as the side to move alternates).
-pub fn choose(boards: &[BoardView], color: Color, last: Option<&Transfer>) -> Option<Transfer> {
-    let mut engine = Engine::new(boards[0].position.clone());
-    engine.resize_hash(1).expect("a 1 MiB table");
-    engine.set_options(Options { move_overhead: Duration::ZERO, ..Options::default() });
-    let before: Vec<i32> = boards.iter().map(|b| if b.finished { 0 } else { value(b.position, color, &mut engine) }).collect();
-    let mut best: Option<(i32, Transfer)> = None;
-    for (from, source) in boards.iter().enumerate() {
-        let g = source.position.variant().geometry;
-        for cell in (0..g.cells()).map(|c| g.name(c).to_string()) {
-            for (to, target) in boards.iter().enumerate() {
-                let reverse = last.is_some_and(|l| l.from == to && l.to == from && l.cell == cell);
-                if to == from || target.finished || reverse {
-                    continue;
-                }
-                let (mut a, mut b) = (source.position.clone(), target.position.clone());
-                if a.transfer_to(&mut b, &cell, color).is_err() {
-                    continue;
-                }
-                let after_source = if source.finished { 0 } else { value(&a, color, &mut engine) };
-                let gain = value(&b, color, &mut engine) - before[to] + after_source - before[from];
-                if gain >= MIN_GAIN && best.as_ref().is_none_or(|(g, _)| gain > *g) {
-                    best = Some((gain, Transfer { color, from, cell: cell.clone(), to }));
+/// A transfer tried, with the boards it leaves behind.
+struct Candidate {
+    transfer: Transfer,
+    source: AnyPosition,
+    target: AnyPosition,
+    gain: i32,
+}
+
+impl Strategist {
+    pub fn new(color: Color, lookahead: Lookahead, start: &AnyPosition) -> Strategist {
+        let mut engine = Engine::new(start.clone());
+        engine.resize_hash(HASH_MIB).expect("the strategist's table");
+        engine.set_options(Options { move_overhead: Duration::ZERO, ..Options::default() });
+        Strategist { color, lookahead, engine }
+    }
+
+    /// The value of `pos` for this team by a search within `limits`.
+    fn value(&mut self, pos: &AnyPosition, limits: Limits) -> i32 {
+        self.engine.set_position(pos.clone());
+        let outcome = self.engine.search(limits);
+        let score = match outcome.score {
+            Some(Score::Centipawns(cp)) => cp,
+            Some(Score::Mate(n)) if n > 0 => 10_000,
+            Some(Score::Mate(_)) => -10_000,
+            None => 0,
+        };
+        if pos.side_to_move() == self.color { score } else { -score }
+    }
+
+    /// The value of each board (a finished board counts 0: it is decided).
+    fn values(&mut self, boards: &[BoardView], limits: &Limits) -> Vec<i32> {
+        boards.iter().map(|b| if b.finished { 0 } else { self.value(b.position, limits.clone()) }).collect()
+    }
+
+    /// The best transfer, if one gains at least [`MIN_GAIN`]; never the
+    /// reverse of `last` (a short search would happily shuttle a piece
+    /// between two boards as the side to move alternates).
+    pub fn choose(&mut self, boards: &[BoardView], last: Option<&Transfer>) -> Option<Transfer> {
+        // Each choice starts afresh, as the first strategist's did: a
+        // game's boards move on between two choices.
+        self.engine.clear();
+        let one_ply = Limits { depth: Some(1), ..Limits::default() };
+        let mut candidates = self.screen(boards, last, &one_ply);
+        if self.lookahead == Lookahead::OnePly {
+            return candidates.into_iter().next().filter(|c| c.gain >= MIN_GAIN).map(|c| c.transfer);
+        }
+        candidates.truncate(FINALISTS);
+        candidates.retain(|c| c.gain > 0);
+        if candidates.is_empty() {
+            return None;
+        }
+        let searched = Limits { nodes: Some(SEARCH_NODES), ..Limits::default() };
+        let before = self.values(boards, &searched);
+        let mut best: Option<(i32, Transfer)> = None;
+        for c in candidates {
+            let Transfer { from, to, .. } = c.transfer;
+            let after_source = if boards[from].finished { 0 } else { self.value(&c.source, searched.clone()) };
+            let gain = self.value(&c.target, searched.clone()) - before[to] + after_source - before[from];
+            if gain >= MIN_GAIN && best.as_ref().is_none_or(|(g, _)| gain > *g) {
+                best = Some((gain, c.transfer));
+            }
+        }
+        best.map(|(_, t)| t)
+    }
+
+    /// Every legal transfer with its gain by a search within `limits`,
+    /// best first (ties in the order tried: board, cell, target board).
+    fn screen(&mut self, boards: &[BoardView], last: Option<&Transfer>, limits: &Limits) -> Vec<Candidate> {
+        let before = self.values(boards, limits);
+        let mut candidates = Vec::new();
+        for (from, source) in boards.iter().enumerate() {
+            let g = source.position.variant().geometry;
+            for cell in (0..g.cells()).map(|c| g.name(c).to_string()) {
+                for (to, target) in boards.iter().enumerate() {
+                    let reverse = last.is_some_and(|l| l.from == to && l.to == from && l.cell == cell);
+                    if to == from || target.finished || reverse {
+                        continue;
+                    }
+                    let (mut a, mut b) = (source.position.clone(), target.position.clone());
+                    if a.transfer_to(&mut b, &cell, self.color).is_err() {
+                        continue;
+                    }
+                    let after_source = if source.finished { 0 } else { self.value(&a, limits.clone()) };
+                    let gain = self.value(&b, limits.clone()) - before[to] + after_source - before[from];
+                    let transfer = Transfer { color: self.color, from, cell: cell.clone(), to };
+                    candidates.push(Candidate { transfer, source: a, target: b, gain });
                 }
             }
         }
+        // Stable: among equal gains the first tried stays first, as the
+        // first strategist chose.
+        candidates.sort_by_key(|c| -c.gain);
+        candidates
     }
-    best.map(|(_, t)| t)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use protean_rules::AnyRules;
+
+    fn boards(fens: &[&str]) -> Vec<AnyPosition> {
+        let rules = AnyRules::by_name("flexichess").unwrap();
+        fens.iter().map(|f| rules.from_fen(f).unwrap()).collect()
+    }
+
+    fn choice(positions: &[AnyPosition], lookahead: Lookahead) -> Option<Transfer> {
+        let views: Vec<BoardView> = positions.iter().map(|p| BoardView { position: p, finished: false }).collect();
+        Strategist::new(Color::White, lookahead, &positions[0]).choose(&views, None)
+    }
+
+    /// White's queen on board 1 is lost to the pawn on c5 unless it
+    /// leaves; its cell on board 3 is attacked by the pawn on e5, which
+    /// also attacks the rook on f4 there. The rook was lost anyway, so one
+    /// ply of search likes the queen on board 3 ("the pawn takes one of
+    /// them"); searching the boards sees the queen taken and the rook left
+    /// as good as it was, and puts its pieces elsewhere.
+    #[test]
+    fn a_transfer_into_a_pawns_attack_is_seen_by_the_search() {
+        let b = boards(&[
+            "6k1/5ppp/8/2p5/3Q4/8/5PPP/6K1 b - - 0 1",
+            "6k1/5ppp/4p3/8/5R2/8/5PPP/6K1 b - - 0 1",
+            "6k1/5ppp/3p4/4p3/5R2/8/5PPP/6K1 b - - 0 1",
+        ]);
+        let into_the_pawn = Some(Transfer { color: Color::White, from: 0, cell: "d4".into(), to: 2 });
+        assert_eq!(choice(&b, Lookahead::OnePly), into_the_pawn);
+        let searched = choice(&b, Lookahead::Search);
+        assert!(searched.is_some() && searched != into_the_pawn, "{searched:?}");
+    }
 }
