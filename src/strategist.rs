@@ -91,6 +91,14 @@ impl Strategist {
         boards.iter().map(|b| if b.finished { 0 } else { self.value(b.position, limits.clone()) }).collect()
     }
 
+    /// What `transfer` gains, both boards together: `source` and `target`
+    /// are its boards after it, `before` every board's value before.
+    fn gain(&mut self, boards: &[BoardView], before: &[i32], transfer: &Transfer, source: &AnyPosition, target: &AnyPosition, limits: &Limits) -> i32 {
+        let (from, to) = (transfer.from, transfer.to);
+        let after_source = if boards[from].finished { 0 } else { self.value(source, limits.clone()) };
+        self.value(target, limits.clone()) - before[to] + after_source - before[from]
+    }
+
     /// The best transfer, if one gains at least [`MIN_GAIN`]; never the
     /// reverse of `last` (a short search would happily shuttle a piece
     /// between two boards as the side to move alternates).
@@ -112,9 +120,7 @@ impl Strategist {
         let before = self.values(boards, &searched);
         let mut best: Option<(i32, Transfer)> = None;
         for c in candidates {
-            let Transfer { from, to, .. } = c.transfer;
-            let after_source = if boards[from].finished { 0 } else { self.value(&c.source, searched.clone()) };
-            let gain = self.value(&c.target, searched.clone()) - before[to] + after_source - before[from];
+            let gain = self.gain(boards, &before, &c.transfer, &c.source, &c.target, &searched);
             if gain >= MIN_GAIN && best.as_ref().is_none_or(|(g, _)| gain > *g) {
                 best = Some((gain, c.transfer));
             }
@@ -139,9 +145,8 @@ impl Strategist {
                     if a.transfer_to(&mut b, &cell, self.color).is_err() {
                         continue;
                     }
-                    let after_source = if source.finished { 0 } else { self.value(&a, limits.clone()) };
-                    let gain = self.value(&b, limits.clone()) - before[to] + after_source - before[from];
                     let transfer = Transfer { color: self.color, from, cell: cell.clone(), to };
+                    let gain = self.gain(boards, &before, &transfer, &a, &b, limits);
                     candidates.push(Candidate { transfer, source: a, target: b, gain });
                 }
             }
