@@ -21,48 +21,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def perfect_book(a, rng):
-    sys.path.insert(0, str(ROOT / "engine-tests"))
-    import pyffish
-    from references import load_perfect, perfect_moves
-    variant = load_perfect()
-    start = pyffish.start_fen(variant)
-    engine = subprocess.Popen([a.protean], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+# A book position is kept when a search scores it within this many
+# centipawns.
+MAX_CP = 60
 
-    def score(moves):
-        engine.stdin.write(f"position startpos moves {' '.join(moves)}\ngo depth 9\n")
-        engine.stdin.flush()
-        last = None
-        for line in engine.stdout:
-            words = line.split()
-            if "score" in words:
-                i = words.index("score")
-                last = (words[i + 1], int(words[i + 2]))
-            if line.startswith("bestmove"):
-                return last
 
-    engine.stdin.write("uci\nsetoption name UCI_Variant value perfect\nisready\n")
-    engine.stdin.flush()
-    seen, book = set(), []
-    while len(book) < a.count:
-        moves = []
-        for _ in range(a.plies):
-            legal = perfect_moves(start, tuple(moves))
-            if not legal:
-                break
-            moves.append(rng.choice(sorted(legal)))
-        fen = pyffish.get_fen(variant, start, moves)
-        epd = " ".join(fen.split()[:4])
-        if len(moves) < a.plies or epd in seen:
-            continue
-        s = score(moves)
-        if s is None or s[0] != "cp" or abs(s[1]) > 60:
-            continue
-        seen.add(epd)
-        book.append(epd)
-    engine.stdin.write("quit\n")
-    engine.stdin.flush()
-    return book
+def balanced(score):
+    """Whether a score from `Protean.score` keeps its position in a book."""
+    return score is not None and score[0] == "cp" and abs(score[1]) <= MAX_CP
+
 
 class Protean:
     """Protean over UCI: legal moves by `go perft 1`, a score by `go depth`."""
@@ -113,6 +80,33 @@ class Protean:
         self.proc.wait()
 
 
+def perfect_book(a, rng):
+    sys.path.insert(0, str(ROOT / "engine-tests"))
+    import pyffish
+    from references import load_perfect, perfect_moves
+    variant = load_perfect()
+    start = pyffish.start_fen(variant)
+    engine = Protean(a.protean, "perfect")
+    seen, book = set(), []
+    while len(book) < a.count:
+        moves = []
+        for _ in range(a.plies):
+            legal = perfect_moves(start, tuple(moves))
+            if not legal:
+                break
+            moves.append(rng.choice(sorted(legal)))
+        fen = pyffish.get_fen(variant, start, moves)
+        epd = " ".join(fen.split()[:4])
+        if len(moves) < a.plies or epd in seen:
+            continue
+        if not balanced(engine.score(moves, 9)):
+            continue
+        seen.add(epd)
+        book.append(epd)
+    engine.quit()
+    return book
+
+
 # Search depth for a book position's score: about a tenth of a second each.
 DEPTH = {"onedim": 16, "flexichess": 9, "beyond": 3}
 
@@ -126,7 +120,7 @@ def protean_book(a, rng):
             legal = engine.legal(moves)
             if not legal:
                 break
-            changes = [m for m in legal if "=" in m and m[0].isupper() and m[1] == "="]
+            changes = [m for m in legal if m[0].isupper() and m[1:2] == "="]
             pieces = [m for m in legal if m not in changes]
             pool = changes if changes and (not pieces or rng.random() < 0.25) else pieces
             moves.append(rng.choice(pool))
@@ -137,8 +131,7 @@ def protean_book(a, rng):
         fen = engine.fen(moves)
         if fen in seen:
             continue
-        s = engine.score(moves, DEPTH[a.variant])
-        if s is None or s[0] != "cp" or abs(s[1]) > 60:
+        if not balanced(engine.score(moves, DEPTH[a.variant])):
             continue
         seen.add(fen)
         book.append(fen)
@@ -179,7 +172,7 @@ def main():
             if board.is_game_over() or board.epd() in seen:
                 continue
             score = sf.analyse(board, chess.engine.Limit(depth=10))["score"].white()
-            if score.is_mate() or abs(score.score()) > 60:
+            if score.is_mate() or abs(score.score()) > MAX_CP:
                 continue
             seen.add(board.epd())
             book.append(board.epd())
