@@ -152,7 +152,8 @@ pub fn run(args: &PerplexichessArgs) -> Result<(), String> {
     // waits a few rounds before the next, and never undoes the last.
     let mut last: [Option<(Transfer, usize)>; 2] = [None, None];
     let lookahead = [args.white_strategist, args.black_strategist];
-    let mut strategists = Color::ALL.map(|c| Strategist::new(c, lookahead[c as usize], &boards[0].position));
+    // Each with its own engine and table: none when they are turned off.
+    let mut strategists = (!args.no_strategists).then(|| Color::ALL.map(|c| Strategist::new(c, lookahead[c as usize], &boards[0].position)));
     let mut round = 0;
 
     while boards.iter().any(|b| b.result.is_none()) {
@@ -175,7 +176,7 @@ pub fn run(args: &PerplexichessArgs) -> Result<(), String> {
                 Err(e) => eprintln!("transfer refused: {e}"),
             }
         }
-        if !args.no_strategists && boards.iter().any(|b| b.result.is_none()) {
+        if let Some(strategists) = strategists.as_mut().filter(|_| boards.iter().any(|b| b.result.is_none())) {
             for color in Color::ALL {
                 let previous = &last[color as usize];
                 if previous.as_ref().is_some_and(|(_, r)| round < r + STRATEGIST_PAUSE) {
