@@ -9,6 +9,7 @@ mod match_command;
 mod match_stats;
 mod perft_command;
 mod pgn;
+mod serve;
 mod perplexichess_command;
 mod strategist;
 mod tune_command;
@@ -44,6 +45,8 @@ enum Command {
     Datagen(datagen_command::DatagenArgs),
     /// Fit a variant's evaluation weights to datagen's game results (Texel's method) and write them as a weights file.
     Tune(tune_command::TuneArgs),
+    /// Every game in a browser: a web server with the page, against the engine or another person.
+    Serve(serve::ServeArgs),
 }
 
 fn main() -> ExitCode {
@@ -60,6 +63,7 @@ fn main() -> ExitCode {
         Some(Command::Match { args }) => match_command::run(&args),
         Some(Command::Datagen(args)) => datagen_command::run(&args),
         Some(Command::Tune(args)) => tune_command::run(&args),
+        Some(Command::Serve(args)) => serve::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
