@@ -77,15 +77,20 @@ def start(page, variant, white="human", black="human", fen=None, strength=None):
     return int(page.inner_text("#game-number").split()[-1])
 
 
-def server_state(server, game):
+def whole_state(server, game):
     with urllib.request.urlopen(f"{server}api/games/{game}") as reply:
         return json.load(reply)
 
 
-def wait_for(server, game, condition, seconds=30):
+def server_state(server, game, board=0):
+    """One board of the game as the server holds it."""
+    return whole_state(server, game)["boards"][board]
+
+
+def wait_for(server, game, condition, seconds=30, board=0):
     deadline = time.time() + seconds
     while time.time() < deadline:
-        state = server_state(server, game)
+        state = server_state(server, game, board)
         if condition(state):
             return state
         time.sleep(0.1)
@@ -222,3 +227,51 @@ def test_analysis_and_undo_against_the_engine(page, server):
     state = wait_for(server, game, lambda s: len(s["moves"]) == 0)
     assert state["fen"] == "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
     assert not state["analysing"]
+
+
+def transfer_candidate(state):
+    """A white piece (not the king, not a pawn) whose cell is empty on
+    another board still playing: (from, cell, to, letter)."""
+    boards = state["boards"]
+    for i, a in enumerate(boards):
+        for j, b in enumerate(boards):
+            if i == j or b["result"]:
+                continue
+            for here, there in zip(a["board"]["cells"], b["board"]["cells"]):
+                p = here["piece"]
+                if p and p.isupper() and p not in "KP" and there["piece"] is None:
+                    return i, here["name"], j, p
+    return None
+
+
+def test_perplexichess_a_transfer_by_the_grand_strategist(page, server):
+    page.select_option("#variant", "perplexichess")
+    page.select_option("#board-count", "3")
+    page.select_option("#seat", "strategist-white")
+    page.select_option("#strength-kind", "movetime")
+    page.fill("#strength", "300")
+    page.click("#start")
+    page.wait_for_selector('svg[data-board="2"] rect.hit[data-cell="e1"]', state="attached")
+    game = int(page.inner_text("#game-number").split()[-1])
+    assert "white's grand strategist" in page.inner_text("#team-status")
+    # The boards start alike; the engines and Black's strategist make them
+    # differ. Then a piece goes to the same cell of another board: click
+    # it, then that board. The engines play on meanwhile, so a try may be
+    # refused by the server and is made again.
+    deadline = time.time() + 60
+    while time.time() < deadline:
+        state = whole_state(server, game)
+        found = transfer_candidate(state)
+        if not found:
+            time.sleep(0.2)
+            continue
+        i, cell, j, letter = found
+        page.click(f'svg[data-board="{i}"] rect.hit[data-cell="{cell}"]')
+        page.click(f'svg[data-board="{j}"] rect.hit[data-cell="{cell}"]')
+        time.sleep(0.5)
+        comment = f"{{transfer in: white {letter} {cell} from board {i + 1}}}"
+        board = whole_state(server, game)["boards"][j]
+        if comment in board["moves"]:
+            shot(page, "perplexichess")
+            return
+    raise AssertionError("no transfer was made through the page in 60 s")

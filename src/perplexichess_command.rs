@@ -67,7 +67,7 @@ const STRATEGIST_PAUSE: usize = 4;
 
 /// How one board ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
-enum BoardResult {
+pub(crate) enum BoardResult {
     Won(Color, String),
     Drawn(String),
 }
@@ -94,7 +94,7 @@ fn by_pieces([white, black]: [u32; 2]) -> BoardResult {
 
 /// Boards won by each team, and the game's result: the team that won
 /// more boards wins.
-fn team_result(results: &[BoardResult]) -> ([usize; 2], &'static str) {
+pub(crate) fn team_result(results: &[BoardResult]) -> ([usize; 2], &'static str) {
     let mut won = [0, 0];
     for r in results {
         if let BoardResult::Won(c, _) = r {

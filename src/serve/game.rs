@@ -1,12 +1,14 @@
-//! One game, refereed on a thread of its own: it owns the position, the
-//! record, the clocks and an engine, and hears everything that may change
-//! them as [`Command`]s on one channel (the players' sockets, the engine's
-//! search, the clock running out). Nothing else touches a game, so no two
-//! requests can interleave halfway, and a socket that closes mid-search
-//! only leaves the game's list of listeners.
+//! One game, refereed on a thread of its own: it owns the boards (one, or
+//! Perplexichess's 3, 5 or 7), their records and clocks, an engine per
+//! board and the engine strategists, and hears everything that may change
+//! them as [`Command`]s on one channel (the players' sockets, the engines'
+//! searches, a clock running out). Nothing else touches a game, so no two
+//! requests interleave halfway, and a socket that closes mid-search only
+//! leaves the game's list of listeners.
 
-use super::messages::{Clock, GameSpec, Player, ServerMessage, Strength};
+use super::messages::{self, Clock, GameSpec, Player, ServerMessage, Strength};
 use super::view;
+use crate::strategist::{self, Lookahead, Strategist};
 use protean_rules::{AnyPosition, AnyRules, Color, Move};
 use protean_search::{AfterMove, Engine, Limits, Listener, Report, Score};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender};
@@ -22,11 +24,13 @@ pub struct Client {
 pub enum Command {
     Join(Client),
     Leave(u64),
-    Move { client: u64, text: String },
-    Undo { client: u64 },
-    Analyse { client: u64, on: bool },
-    /// The engine's search ended (`generation` tells which search).
-    Searched { generation: u64, best: Option<Move> },
+    Move { client: u64, board: usize, text: String },
+    Undo { client: u64, board: usize },
+    Analyse { client: u64, board: usize, on: bool },
+    /// A grand strategist's transfer (Perplexichess).
+    Transfer { client: u64, from: usize, cell: String, to: usize },
+    /// A search ended (`generation` tells which).
+    Searched { generation: u64, board: usize, best: Option<Move> },
     Info { generation: u64, line: String },
     /// The state message, for a reader that does not listen.
     Snapshot(tokio::sync::oneshot::Sender<String>),
@@ -36,7 +40,8 @@ pub enum Command {
 /// the history of repetitions it keeps).
 struct Ply {
     before: AnyPosition,
-    san: String,
+    /// Where it stands in the record.
+    record_len: usize,
 }
 
 struct Clocks {
@@ -46,180 +51,98 @@ struct Clocks {
     since: Instant,
 }
 
-pub struct Game {
-    id: u64,
-    spec: GameSpec,
+/// One board: its players, position, record and clocks, and the engine
+/// that plays its engine sides.
+struct Table {
+    players: [Player; 2],
     start_fen: String,
     position: AnyPosition,
     plies: Vec<Ply>,
+    /// SAN moves, and transfers as `{comments}`.
+    record: Vec<String>,
     result: Option<(String, String)>,
-    clients: Vec<Client>,
-    engine: Engine,
-    /// Counts searches, so that a search ended by an undo or a move is
-    /// not taken for the current one.
-    generation: u64,
-    /// The generation of the search playing a move for the engine, if any.
-    thinking: Option<u64>,
-    /// The generation of an analysis search (infinite, on a person's turn).
-    analysing: Option<u64>,
     clocks: Option<Clocks>,
+    engine: Engine,
+    /// The generation of the search playing this board's engine move.
+    thinking: Option<u64>,
+}
+
+/// Perplexichess: what makes several boards one game.
+struct Team {
+    /// Each team's grand strategist: a person, or Protean's with the
+    /// moves counted since its last transfer and that transfer.
+    strategists: [Option<EngineStrategist>; 2],
+    /// Boards after which a board still going is drawn.
+    max_plies: usize,
+}
+
+struct EngineStrategist {
+    strategist: Strategist,
+    moves_since: usize,
+    last: Option<strategist::Transfer>,
+}
+
+pub struct Game {
+    id: u64,
+    variant: String,
+    strength: Strength,
+    tables: Vec<Table>,
+    team: Option<Team>,
+    clients: Vec<Client>,
+    /// Counts searches, so that a search ended by an undo, a move or a
+    /// transfer is not taken for the current one.
+    generation: u64,
+    /// The board and generation of an analysis search (infinite, on a
+    /// person's turn).
+    analysing: Option<(usize, u64)>,
     commands: Sender<Command>,
 }
 
-/// Each game's engine table: small, since games run side by side.
+/// Each engine's table: small, since games run side by side.
 const GAME_HASH_MIB: usize = 16;
+const TEAM_BOARD_HASH_MIB: usize = 4;
+/// Perplexichess: plies after which a board still going is drawn (as
+/// `protean perplexichess`).
+const TEAM_MAX_PLIES: usize = 400;
+/// Moves on any board, per board, between two looks of an engine
+/// strategist (about one round of `protean perplexichess`), and after
+/// its transfer (four rounds).
+const STRATEGIST_EVERY: usize = 1;
+const STRATEGIST_PAUSE: usize = 4;
 
-impl Game {
-    /// A game as `spec` says, or why not.
-    pub fn new(id: u64, spec: GameSpec, commands: Sender<Command>) -> Result<Game, String> {
-        let rules = AnyRules::by_name(&spec.variant).map_err(|e| e.to_string())?;
-        let position = match spec.fen.as_deref().map(str::trim).filter(|f| !f.is_empty()) {
-            Some(fen) => rules.from_fen(fen).map_err(|e| format!("bad FEN: {e}"))?,
-            None => rules.start(),
-        };
-        if position.variant().name == "perplexichess" {
-            return Err("Perplexichess is played with `protean perplexichess`".into());
-        }
-        let clocks = spec.clock.as_ref().map(|c: &Clock| Clocks {
-            left: [Duration::from_millis(c.base_ms); 2],
-            increment: Duration::from_millis(c.increment_ms),
-            since: Instant::now(),
-        });
+impl Table {
+    fn new(players: [Player; 2], position: AnyPosition, clock: Option<&Clock>, hash_mib: usize) -> Result<Table, String> {
         let mut engine = Engine::new(position.clone());
-        engine.resize_hash(GAME_HASH_MIB)?;
-        Ok(Game {
-            id,
+        engine.resize_hash(hash_mib)?;
+        Ok(Table {
+            players,
             start_fen: position.fen(),
-            spec,
             position,
             plies: Vec::new(),
+            record: Vec::new(),
             result: None,
-            clients: Vec::new(),
+            clocks: clock.map(|c| Clocks { left: [Duration::from_millis(c.base_ms); 2], increment: Duration::from_millis(c.increment_ms), since: Instant::now() }),
             engine,
-            generation: 0,
             thinking: None,
-            analysing: None,
-            clocks,
-            commands,
         })
     }
 
-    /// Referees until the last listener leaves.
-    pub fn run(mut self, commands: Receiver<Command>) {
-        self.check_over();
-        self.start_engine_if_its_turn();
-        loop {
-            let command = match self.flag_fall() {
-                Some(at) => match commands.recv_timeout(at.saturating_duration_since(Instant::now())) {
-                    Ok(c) => c,
-                    Err(RecvTimeoutError::Timeout) => {
-                        self.time_out();
-                        continue;
-                    }
-                    Err(RecvTimeoutError::Disconnected) => break,
-                },
-                None => match commands.recv() {
-                    Ok(c) => c,
-                    Err(_) => break,
-                },
-            };
-            match command {
-                Command::Join(client) => {
-                    self.clients.retain(|c| c.id != client.id);
-                    let state = self.state_message();
-                    if client.out.send(state).is_ok() {
-                        self.clients.push(client);
-                    }
-                }
-                Command::Leave(id) => {
-                    self.clients.retain(|c| c.id != id);
-                    if self.clients.is_empty() {
-                        break;
-                    }
-                }
-                Command::Move { client, text } => match self.human_move(&text) {
-                    Ok(()) => self.after_move(),
-                    Err(e) => self.tell(client, &ServerMessage::Error { game: Some(self.id), message: e }),
-                },
-                Command::Undo { client } => match self.undo() {
-                    Ok(()) => {
-                        self.start_engine_if_its_turn();
-                        self.broadcast_state();
-                    }
-                    Err(e) => self.tell(client, &ServerMessage::Error { game: Some(self.id), message: e }),
-                },
-                Command::Analyse { client, on } => {
-                    match self.analyse(on) {
-                        Ok(()) => self.broadcast_state(),
-                        Err(e) => self.tell(client, &ServerMessage::Error { game: Some(self.id), message: e }),
-                    }
-                }
-                Command::Searched { generation, best } => {
-                    if self.thinking == Some(generation) {
-                        self.thinking = None;
-                        self.engine_move(best);
-                    }
-                }
-                Command::Snapshot(reply) => {
-                    let _ = reply.send(self.state_message());
-                }
-                Command::Info { generation, line } => {
-                    if self.thinking == Some(generation) || self.analysing == Some(generation) {
-                        self.broadcast(line);
-                    }
-                }
-            }
-            if self.clients.is_empty() {
-                break;
-            }
-        }
-        self.engine.halt();
-    }
-
-    fn player(&self, c: Color) -> Player {
-        self.spec.players[c as usize]
-    }
-
-    fn human_move(&mut self, text: &str) -> Result<(), String> {
-        if let Some((result, _)) = &self.result {
-            return Err(format!("the game is over ({result})"));
-        }
-        if self.player(self.position.side_to_move()) != Player::Human {
-            return Err("it is the engine's turn".into());
-        }
-        let m = self.position.parse_move(text.trim()).map_err(|e| e.to_string())?;
-        self.stop_analysis();
-        self.play(m);
-        Ok(())
-    }
-
-    fn engine_move(&mut self, best: Option<Move>) {
-        match best {
-            Some(m) if self.result.is_none() => {
-                self.play(m);
-                self.after_move();
-            }
-            _ => self.broadcast_state(),
-        }
-    }
-
-    fn after_move(&mut self) {
-        self.check_over();
-        self.start_engine_if_its_turn();
-        self.broadcast_state();
+    fn to_move(&self) -> Player {
+        self.players[self.position.side_to_move() as usize]
     }
 
     fn play(&mut self, m: Move) {
         let mover = self.position.side_to_move();
         let san = protean_rules::with_position!(&mut self.position, p => p.san(m));
-        self.plies.push(Ply { before: self.position.clone(), san });
+        self.plies.push(Ply { before: self.position.clone(), record_len: self.record.len() });
+        self.record.push(san);
         self.position.make(m);
         if let Some(c) = &mut self.clocks {
             let used = c.since.elapsed();
             let left = &mut c.left[mover as usize];
             if used >= *left {
                 *left = Duration::ZERO;
-                self.result = Some((lost_by(mover).into(), format!("{} lost on time", view::color_name(mover))));
+                self.result = Some(lost_on_time(mover));
             } else {
                 *left = *left - used + c.increment;
             }
@@ -227,10 +150,12 @@ impl Game {
         }
     }
 
-    fn check_over(&mut self) {
+    fn check_over(&mut self, max_plies: Option<usize>) {
         if self.result.is_none() {
             if let Some(o) = self.position.outcome() {
                 self.result = Some((o.result().into(), o.reason().into()));
+            } else if max_plies.is_some_and(|n| self.plies.len() >= n) {
+                self.result = Some(("1/2-1/2".into(), "move limit".into()));
             }
         }
     }
@@ -241,111 +166,441 @@ impl Game {
         Some(c.since + c.left[self.position.side_to_move() as usize])
     }
 
-    fn time_out(&mut self) {
-        let mover = self.position.side_to_move();
-        if let Some(c) = &mut self.clocks {
-            c.left[mover as usize] = Duration::ZERO;
-        }
-        self.result = Some((lost_by(mover).into(), format!("{} lost on time", view::color_name(mover))));
-        self.thinking = None;
-        self.engine.halt();
-        self.broadcast_state();
-    }
-
-    /// Takes back to the last position before this one where a person
-    /// was to move (against the engine: its reply and the person's move).
-    fn undo(&mut self) -> Result<(), String> {
-        if self.spec.players.iter().all(|&p| p == Player::Engine) {
-            return Err("nothing to undo in a game between engines".into());
-        }
-        let mut back = 0;
-        loop {
-            let Some(i) = self.plies.len().checked_sub(back + 1) else {
-                return Err("no move to undo".into());
-            };
-            back += 1;
-            if self.player(self.plies[i].before.side_to_move()) == Player::Human {
-                break;
-            }
-        }
-        self.thinking = None;
-        self.stop_analysis();
-        self.engine.halt();
-        let keep = self.plies.len() - back;
-        self.position = self.plies[keep].before.clone();
-        self.plies.truncate(keep);
-        self.result = None;
-        if let Some(c) = &mut self.clocks {
-            c.since = Instant::now();
-        }
-        Ok(())
-    }
-
-    fn analyse(&mut self, on: bool) -> Result<(), String> {
-        if !on {
-            self.stop_analysis();
-            return Ok(());
-        }
-        if self.thinking.is_some() {
-            return Err("the engine is thinking about its move".into());
-        }
-        if self.position.legal_move_list().is_empty() {
-            return Err("no legal move to analyse".into());
-        }
-        self.stop_analysis();
-        let generation = self.search(Limits { infinite: true, ..Limits::default() });
-        self.analysing = Some(generation);
-        Ok(())
-    }
-
-    fn stop_analysis(&mut self) {
-        if self.analysing.take().is_some() {
-            self.engine.halt();
-        }
-    }
-
-    fn start_engine_if_its_turn(&mut self) {
-        if self.result.is_some() || self.thinking.is_some() || self.player(self.position.side_to_move()) != Player::Engine {
-            return;
-        }
+    fn limits(&self, strength: Strength) -> Limits {
         let mut limits = Limits::default();
-        match self.spec.strength {
+        match strength {
             Strength::Depth(d) => limits.depth = Some(d.clamp(1, 64)),
             Strength::Nodes(n) => limits.nodes = Some(n.max(1)),
             Strength::Movetime(ms) => limits.movetime = Some(Duration::from_millis(ms.max(1))),
         }
         if let Some(c) = &self.clocks {
-            let since = c.since.elapsed();
             let stm = self.position.side_to_move() as usize;
-            limits.time = [0, 1].map(|i| Some(if i == stm { c.left[i].saturating_sub(since) } else { c.left[i] }));
+            limits.time = [0, 1].map(|i| Some(if i == stm { c.left[i].saturating_sub(c.since.elapsed()) } else { c.left[i] }));
             limits.increment = [c.increment; 2];
-            if matches!(self.spec.strength, Strength::Movetime(_)) {
+            if matches!(strength, Strength::Movetime(_)) {
                 limits.movetime = None;
             }
         }
-        self.stop_analysis();
-        self.thinking = Some(self.search(limits));
+        limits
     }
 
-    /// Starts a search of the current position; returns its generation.
-    fn search(&mut self, limits: Limits) -> u64 {
+    fn view(&mut self, index: usize, analysing: bool) -> messages::BoardStateView {
+        let (legal, rule_changes) = if self.result.is_none() { view::legal_moves(&mut self.position) } else { (Vec::new(), Vec::new()) };
+        let stm = self.position.side_to_move();
+        let running = self.result.is_none().then_some(stm);
+        let clocks = self.clocks.as_ref().map(|c| {
+            let left = Color::ALL.map(|side| if running == Some(side) { c.left[side as usize].saturating_sub(c.since.elapsed()) } else { c.left[side as usize] });
+            messages::ClocksView { white_ms: left[0].as_millis() as u64, black_ms: left[1].as_millis() as u64, running: running.map(view::color_name) }
+        });
+        messages::BoardStateView {
+            board_number: index,
+            players: messages::PlayersView { white: self.players[0], black: self.players[1] },
+            fen: self.position.fen(),
+            board: view::board(&self.position),
+            side_to_move: view::color_name(stm),
+            legal,
+            rule_changes,
+            piece_rules: view::piece_rules(&self.position),
+            last_move: view::last_move_cells(&self.position),
+            check: view::checked_king(&self.position),
+            moves: self.record.clone(),
+            result: self.result.as_ref().map(|(r, why)| messages::ResultView { result: r.clone(), reason: why.clone() }),
+            clocks,
+            thinking: self.thinking.is_some(),
+            analysing,
+            pgn: self.pgn(index),
+        }
+    }
+
+    fn pgn(&self, index: usize) -> String {
+        let result = self.result.as_ref().map_or("*", |(r, _)| r.as_str());
+        let name = |p: Player| if p == Player::Engine { "Protean" } else { "Player" };
+        let variant = &self.position.variant().name;
+        let mut out = format!(
+            "[Event \"protean serve\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"{}\"]\n[White \"{}\"]\n[Black \"{}\"]\n[Result \"{result}\"]\n",
+            index + 1,
+            name(self.players[0]),
+            name(self.players[1])
+        );
+        if variant != "standard" {
+            out += &format!("[Variant \"{variant}\"]\n");
+        }
+        if variant != "standard" || self.start_fen != self.position.variant().start_fen {
+            out += &format!("[FEN \"{}\"]\n[SetUp \"1\"]\n", self.start_fen);
+        }
+        out += &format!("\n{}", crate::pgn::movetext(&self.start_fen, &self.record));
+        if let Some((_, reason)) = &self.result {
+            out += &format!("{{{reason}}} ");
+        }
+        out + result + "\n"
+    }
+}
+
+fn lost_on_time(c: Color) -> (String, String) {
+    let result = if c == Color::White { "0-1" } else { "1-0" };
+    (result.into(), format!("{} lost on time", view::color_name(c)))
+}
+
+fn error(game: u64, message: String) -> ServerMessage {
+    ServerMessage::Error { game: Some(game), message }
+}
+
+impl Game {
+    /// A game as `spec` says, or why not.
+    pub fn new(id: u64, spec: GameSpec, commands: Sender<Command>) -> Result<Game, String> {
+        let mut variant = spec.variant.to_ascii_lowercase();
+        let fen = spec.fen.as_deref().map(str::trim).filter(|f| !f.is_empty());
+        let (tables, team) = if variant == "perplexichess" {
+            let boards = spec.boards.unwrap_or(3);
+            if ![3, 5, 7].contains(&boards) {
+                return Err(format!("Perplexichess is played on 3, 5 or 7 boards, not {boards}"));
+            }
+            if fen.is_some() {
+                return Err("Perplexichess starts from the start position on every board".into());
+            }
+            let rules = AnyRules::by_name("flexichess").map_err(|e| e.to_string())?;
+            let seat = spec.seat.unwrap_or(messages::Seat::Watch);
+            let mut tables = Vec::new();
+            for board in 0..boards {
+                let mut players = [Player::Engine; 2];
+                if let messages::Seat::Board { board: b, color } = seat {
+                    if b == board {
+                        players[Color::from(color) as usize] = Player::Human;
+                    }
+                }
+                tables.push(Table::new(players, rules.start(), spec.clock.as_ref(), TEAM_BOARD_HASH_MIB)?);
+            }
+            if let messages::Seat::Board { board, .. } = seat {
+                if board >= boards {
+                    return Err(format!("there is no board {} of {boards}", board + 1));
+                }
+            }
+            let human = match seat {
+                messages::Seat::Strategist { color } => Some(Color::from(color)),
+                _ => None,
+            };
+            let strategists = Color::ALL.map(|c| {
+                (human != Some(c)).then(|| EngineStrategist { strategist: Strategist::new(c, Lookahead::OnePly, &tables[0].position), moves_since: 0, last: None })
+            });
+            (tables, Some(Team { strategists, max_plies: TEAM_MAX_PLIES }))
+        } else {
+            if spec.boards.is_some() || spec.seat.is_some() {
+                return Err("boards and seats are for Perplexichess".into());
+            }
+            let rules = AnyRules::by_name(&variant).map_err(|e| e.to_string())?;
+            variant = rules.variant().name.clone();
+            let position = match fen {
+                Some(fen) => rules.from_fen(fen).map_err(|e| format!("bad FEN: {e}"))?,
+                None => rules.start(),
+            };
+            (vec![Table::new(spec.players, position, spec.clock.as_ref(), GAME_HASH_MIB)?], None)
+        };
+        Ok(Game { id, variant, strength: spec.strength, tables, team, clients: Vec::new(), generation: 0, analysing: None, commands })
+    }
+
+    /// The seat a person has as strategist, if any.
+    fn human_strategist(&self) -> Option<Color> {
+        let team = self.team.as_ref()?;
+        Color::ALL.into_iter().find(|&c| team.strategists[c as usize].is_none())
+    }
+
+    /// Referees until the last listener leaves.
+    pub fn run(mut self, commands: Receiver<Command>) {
+        for board in 0..self.tables.len() {
+            self.tables[board].check_over(None);
+            self.start_engine_if_its_turn(board);
+        }
+        loop {
+            let flag = (0..self.tables.len()).filter_map(|b| self.tables[b].flag_fall().map(|at| (at, b))).min();
+            let command = match flag {
+                Some((at, board)) => match commands.recv_timeout(at.saturating_duration_since(Instant::now())) {
+                    Ok(c) => c,
+                    Err(RecvTimeoutError::Timeout) => {
+                        self.time_out(board);
+                        continue;
+                    }
+                    Err(RecvTimeoutError::Disconnected) => break,
+                },
+                None => match commands.recv() {
+                    Ok(c) => c,
+                    Err(_) => break,
+                },
+            };
+            self.obey(command);
+            if self.clients.is_empty() {
+                break;
+            }
+        }
+        for t in &mut self.tables {
+            t.engine.halt();
+        }
+    }
+
+    fn obey(&mut self, command: Command) {
+        match command {
+            Command::Join(client) => {
+                self.clients.retain(|c| c.id != client.id);
+                let state = self.state_message();
+                if client.out.send(state).is_ok() {
+                    self.clients.push(client);
+                }
+            }
+            Command::Leave(id) => self.clients.retain(|c| c.id != id),
+            Command::Move { client, board, text } => match self.human_move(board, &text) {
+                Ok(()) => self.after_move(board),
+                Err(e) => self.tell(client, &error(self.id, e)),
+            },
+            Command::Undo { client, board } => match self.undo(board) {
+                Ok(()) => {
+                    self.start_engine_if_its_turn(board);
+                    self.broadcast_state();
+                }
+                Err(e) => self.tell(client, &error(self.id, e)),
+            },
+            Command::Analyse { client, board, on } => match self.analyse(board, on) {
+                Ok(()) => self.broadcast_state(),
+                Err(e) => self.tell(client, &error(self.id, e)),
+            },
+            Command::Transfer { client, from, cell, to } => match self.human_transfer(from, &cell, to) {
+                Ok(()) => self.broadcast_state(),
+                Err(e) => self.tell(client, &error(self.id, e)),
+            },
+            Command::Searched { generation, board, best } => {
+                let Some(table) = self.tables.get_mut(board) else { return };
+                if table.thinking == Some(generation) {
+                    table.thinking = None;
+                    match best {
+                        Some(m) if table.result.is_none() => {
+                            table.play(m);
+                            self.after_move(board);
+                        }
+                        _ => self.broadcast_state(),
+                    }
+                }
+            }
+            Command::Info { generation, line } => {
+                let current = self.tables.iter().any(|t| t.thinking == Some(generation)) || self.analysing.is_some_and(|(_, g)| g == generation);
+                if current {
+                    self.broadcast(line);
+                }
+            }
+            Command::Snapshot(reply) => {
+                let _ = reply.send(self.state_message());
+            }
+        }
+    }
+
+    fn table(&mut self, board: usize) -> Result<&mut Table, String> {
+        let boards = self.tables.len();
+        self.tables.get_mut(board).ok_or_else(|| format!("there is no board {} of {boards}", board + 1))
+    }
+
+    fn human_move(&mut self, board: usize, text: &str) -> Result<(), String> {
+        let table = self.table(board)?;
+        if let Some((result, _)) = &table.result {
+            return Err(format!("the game is over ({result})"));
+        }
+        if table.to_move() != Player::Human {
+            return Err("it is the engine's turn".into());
+        }
+        let m = table.position.parse_move(text.trim()).map_err(|e| e.to_string())?;
+        self.stop_analysis();
+        self.tables[board].play(m);
+        Ok(())
+    }
+
+    fn after_move(&mut self, board: usize) {
+        let max_plies = self.team.as_ref().map(|t| t.max_plies);
+        self.tables[board].check_over(max_plies);
+        self.board_ended(board);
+        self.start_engine_if_its_turn(board);
+        self.strategists_look();
+        self.broadcast_state();
+    }
+
+    /// A finished Perplexichess board loses both kings and stays open to
+    /// transfers (as in `protean perplexichess`).
+    fn board_ended(&mut self, board: usize) {
+        let table = &mut self.tables[board];
+        if self.team.is_some() && table.result.is_some() && table.position.piece_counts().iter().sum::<u32>() > 0 {
+            table.thinking = None;
+            table.engine.halt();
+            table.position.remove_kings();
+        }
+    }
+
+    fn time_out(&mut self, board: usize) {
+        let table = &mut self.tables[board];
+        let mover = table.position.side_to_move();
+        if let Some(c) = &mut table.clocks {
+            c.left[mover as usize] = Duration::ZERO;
+        }
+        table.result = Some(lost_on_time(mover));
+        table.thinking = None;
+        table.engine.halt();
+        self.board_ended(board);
+        self.broadcast_state();
+    }
+
+    /// Takes back to the last position before this one where a person
+    /// was to move (against the engine: its reply and the person's move).
+    fn undo(&mut self, board: usize) -> Result<(), String> {
+        if self.team.is_some() {
+            return Err("Perplexichess has no undo: transfers have changed other boards".into());
+        }
+        let table = self.table(board)?;
+        if table.players.iter().all(|&p| p == Player::Engine) {
+            return Err("nothing to undo in a game between engines".into());
+        }
+        let mut back = 0;
+        loop {
+            let Some(i) = table.plies.len().checked_sub(back + 1) else {
+                return Err("no move to undo".into());
+            };
+            back += 1;
+            if table.players[table.plies[i].before.side_to_move() as usize] == Player::Human {
+                break;
+            }
+        }
+        self.stop_analysis();
+        let table = &mut self.tables[board];
+        table.thinking = None;
+        table.engine.halt();
+        let keep = table.plies.len() - back;
+        table.position = table.plies[keep].before.clone();
+        table.record.truncate(table.plies[keep].record_len);
+        table.plies.truncate(keep);
+        table.result = None;
+        if let Some(c) = &mut table.clocks {
+            c.since = Instant::now();
+        }
+        Ok(())
+    }
+
+    fn analyse(&mut self, board: usize, on: bool) -> Result<(), String> {
+        if !on {
+            self.stop_analysis();
+            return Ok(());
+        }
+        if self.team.is_some() {
+            return Err("no analysis during a Perplexichess game: the engines are playing".into());
+        }
+        let table = self.table(board)?;
+        if table.thinking.is_some() {
+            return Err("the engine is thinking about its move".into());
+        }
+        if table.position.legal_move_list().is_empty() {
+            return Err("no legal move to analyse".into());
+        }
+        self.stop_analysis();
+        let generation = self.search(board, Limits { infinite: true, ..Limits::default() });
+        self.analysing = Some((board, generation));
+        Ok(())
+    }
+
+    fn stop_analysis(&mut self) {
+        if let Some((board, _)) = self.analysing.take() {
+            self.tables[board].engine.halt();
+        }
+    }
+
+    fn start_engine_if_its_turn(&mut self, board: usize) {
+        let table = &self.tables[board];
+        if table.result.is_some() || table.thinking.is_some() || table.to_move() != Player::Engine {
+            return;
+        }
+        let limits = table.limits(self.strength);
+        if self.analysing.is_some_and(|(b, _)| b == board) {
+            self.stop_analysis();
+        }
+        let generation = self.search(board, limits);
+        self.tables[board].thinking = Some(generation);
+    }
+
+    /// Starts a search of a board's position; returns its generation.
+    fn search(&mut self, board: usize, limits: Limits) -> u64 {
         self.generation += 1;
         let generation = self.generation;
         let (info_to, best_to) = (self.commands.clone(), self.commands.clone());
         let game = self.id;
         let listener = Listener {
             info: Box::new(move |position, report| {
-                let line = info_message(game, position, report);
+                let line = info_message(game, board, position, report);
                 let _ = info_to.send(Command::Info { generation, line });
             }),
             best_move: Box::new(move |_, outcome| {
-                let _ = best_to.send(Command::Searched { generation, best: outcome.best });
+                let _ = best_to.send(Command::Searched { generation, board, best: outcome.best });
                 AfterMove::Done
             }),
         };
-        self.engine.set_position(self.position.clone());
-        self.engine.go(limits, listener);
+        let table = &mut self.tables[board];
+        table.engine.set_position(table.position.clone());
+        table.engine.go(limits, listener);
         generation
+    }
+
+    fn human_transfer(&mut self, from: usize, cell: &str, to: usize) -> Result<(), String> {
+        let Some(color) = self.human_strategist() else {
+            return Err("no person is a grand strategist in this game".into());
+        };
+        let boards = self.tables.len();
+        if from >= boards || to >= boards || from == to {
+            return Err(format!("boards are numbered 1 to {boards}; a transfer joins two different ones"));
+        }
+        self.transfer(&strategist::Transfer { color, from, cell: cell.to_string(), to })
+    }
+
+    /// Carries out a transfer if the rules allow it: records it on both
+    /// boards, and restarts their engines on the boards as they now are.
+    fn transfer(&mut self, t: &strategist::Transfer) -> Result<(), String> {
+        if self.tables[t.to].result.is_some() {
+            return Err(format!("board {} is over", t.to + 1));
+        }
+        let (a, b) = two_mut(&mut self.tables, t.from, t.to);
+        let piece = a.position.transfer_to(&mut b.position, &t.cell, t.color)?;
+        let letter = a.position.variant().pieces[piece.kind()].letter;
+        let side = view::color_name(t.color);
+        a.record.push(format!("{{transfer out: {side} {letter} {} to board {}}}", t.cell, t.to + 1));
+        b.record.push(format!("{{transfer in: {side} {letter} {} from board {}}}", t.cell, t.from + 1));
+        for board in [t.from, t.to] {
+            let table = &mut self.tables[board];
+            table.thinking = None;
+            table.engine.halt();
+            table.check_over(None);
+            self.board_ended(board);
+            self.start_engine_if_its_turn(board);
+        }
+        Ok(())
+    }
+
+    /// Each engine strategist, every so many moves, makes the transfer it
+    /// finds worth making.
+    fn strategists_look(&mut self) {
+        let Some(team) = self.team.as_mut() else { return };
+        if self.tables.iter().all(|t| t.result.is_some()) {
+            return;
+        }
+        let boards = self.tables.len();
+        let mut chosen = Vec::new();
+        for s in team.strategists.iter_mut().flatten() {
+            s.moves_since += 1;
+            let wait = if s.last.is_some() { STRATEGIST_PAUSE } else { STRATEGIST_EVERY } * boards;
+            if s.moves_since < wait {
+                continue;
+            }
+            let views: Vec<strategist::BoardView> = self.tables.iter().map(|t| strategist::BoardView { position: &t.position, finished: t.result.is_some() }).collect();
+            s.moves_since = 0;
+            if let Some(t) = s.strategist.choose(&views, s.last.as_ref()) {
+                chosen.push(t);
+            }
+        }
+        for t in chosen {
+            if self.transfer(&t).is_ok() {
+                if let Some(s) = self.team.as_mut().and_then(|team| team.strategists[t.color as usize].as_mut()) {
+                    s.last = Some(t);
+                }
+            }
+        }
     }
 
     fn tell(&self, client: u64, message: &ServerMessage) {
@@ -364,65 +619,48 @@ impl Game {
     }
 
     fn state_message(&mut self) -> String {
-        let (legal, rule_changes) = if self.result.is_none() { view::legal_moves(&mut self.position) } else { (Vec::new(), Vec::new()) };
-        let stm = self.position.side_to_move();
-        let clocks = self.clocks.as_ref().map(|c| {
-            let running = self.result.is_none().then_some(stm);
-            let left = [0, 1].map(|i| if running == Some([Color::White, Color::Black][i]) { c.left[i].saturating_sub(c.since.elapsed()) } else { c.left[i] });
-            super::messages::ClocksView { white_ms: left[0].as_millis() as u64, black_ms: left[1].as_millis() as u64, running: running.map(view::color_name) }
+        let analysing = self.analysing.map(|(b, _)| b);
+        let boards = self.tables.iter_mut().enumerate().map(|(i, t)| t.view(i, analysing == Some(i))).collect::<Vec<_>>();
+        let team = self.team.as_ref().map(|team| {
+            let results: Vec<Option<(String, String)>> = self.tables.iter().map(|t| t.result.clone()).collect();
+            messages::TeamView { strategists: Color::ALL.map(|c| if team.strategists[c as usize].is_some() { Player::Engine } else { Player::Human }), result: team_result(&results) }
         });
-        ServerMessage::State(Box::new(super::messages::StateView {
-            game: self.id,
-            variant: self.position.variant().name.clone(),
-            players: super::messages::PlayersView { white: self.spec.players[0], black: self.spec.players[1] },
-            fen: self.position.fen(),
-            board: view::board(&self.position),
-            side_to_move: view::color_name(stm),
-            legal,
-            rule_changes,
-            piece_rules: view::piece_rules(&self.position),
-            last_move: view::last_move_cells(&self.position),
-            check: view::checked_king(&self.position),
-            moves: self.plies.iter().map(|p| p.san.clone()).collect(),
-            result: self.result.as_ref().map(|(r, why)| super::messages::ResultView { result: r.clone(), reason: why.clone() }),
-            clocks,
-            thinking: self.thinking.is_some(),
-            analysing: self.analysing.is_some(),
-            pgn: self.pgn(),
-        }))
-        .to_json()
-    }
-
-    fn pgn(&self) -> String {
-        let result = self.result.as_ref().map_or("*", |(r, _)| r.as_str());
-        let name = |p: Player| if p == Player::Engine { "Protean" } else { "Player" };
-        let variant = &self.position.variant().name;
-        let mut out = format!("[Event \"protean serve\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"-\"]\n[White \"{}\"]\n[Black \"{}\"]\n[Result \"{result}\"]\n", name(self.spec.players[0]), name(self.spec.players[1]));
-        if variant != "standard" {
-            out += &format!("[Variant \"{variant}\"]\n");
-        }
-        if variant != "standard" || self.start_fen != self.position.variant().start_fen {
-            out += &format!("[FEN \"{}\"]\n[SetUp \"1\"]\n", self.start_fen);
-        }
-        let sans: Vec<String> = self.plies.iter().map(|p| p.san.clone()).collect();
-        out += &format!("\n{}", crate::pgn::movetext(&self.start_fen, &sans));
-        if let Some((_, reason)) = &self.result {
-            out += &format!("{{{reason}}} ");
-        }
-        out + result + "\n"
+        ServerMessage::State(Box::new(messages::StateView { game: self.id, variant: self.variant.clone(), boards, team })).to_json()
     }
 }
 
-fn lost_by(c: Color) -> &'static str {
-    match c {
-        Color::White => "0-1",
-        Color::Black => "1-0",
+/// Perplexichess: when every board has ended, the team that won more
+/// boards wins (as `protean perplexichess` judges).
+fn team_result(results: &[Option<(String, String)>]) -> Option<String> {
+    use crate::perplexichess_command::{self as cli, BoardResult};
+    let boards: Option<Vec<BoardResult>> = results
+        .iter()
+        .map(|r| {
+            r.as_ref().map(|(result, why)| match result.as_str() {
+                "1-0" => BoardResult::Won(Color::White, why.clone()),
+                "0-1" => BoardResult::Won(Color::Black, why.clone()),
+                _ => BoardResult::Drawn(why.clone()),
+            })
+        })
+        .collect();
+    let (won, verdict) = cli::team_result(&boards?);
+    Some(format!("{verdict} (boards won: White {}, Black {})", won[0], won[1]))
+}
+
+fn two_mut<T>(items: &mut [T], a: usize, b: usize) -> (&mut T, &mut T) {
+    assert_ne!(a, b);
+    if a < b {
+        let (lo, hi) = items.split_at_mut(b);
+        (&mut lo[a], &mut hi[0])
+    } else {
+        let (lo, hi) = items.split_at_mut(a);
+        (&mut hi[0], &mut lo[b])
     }
 }
 
 /// An engine line as the page shows it: the score from White's side, the
 /// line in SAN.
-fn info_message(game: u64, position: &AnyPosition, report: &Report) -> String {
+fn info_message(game: u64, board: usize, position: &AnyPosition, report: &Report) -> String {
     let white = position.side_to_move() == Color::White;
     let score = match report.score {
         Score::Centipawns(cp) => {
@@ -441,5 +679,5 @@ fn info_message(game: u64, position: &AnyPosition, report: &Report) -> String {
             san
         })
         .collect();
-    ServerMessage::Info { game, depth: report.depth, score, nodes: report.nodes, nps: report.nps, pv }.to_json()
+    ServerMessage::Info { game, board, depth: report.depth, score, nodes: report.nodes, nps: report.nps, pv }.to_json()
 }

@@ -46,12 +46,53 @@ pub struct GameSpec {
     pub variant: String,
     #[serde(default)]
     pub fen: Option<String>,
-    /// White's player, then Black's.
+    /// White's player, then Black's (a person against the engine unless
+    /// told otherwise).
+    #[serde(default = "person_against_engine")]
     pub players: [Player; 2],
+    /// Each board's clock.
     #[serde(default)]
     pub clock: Option<Clock>,
     #[serde(default)]
     pub strength: Strength,
+    /// Perplexichess: 3, 5 or 7 boards.
+    #[serde(default)]
+    pub boards: Option<usize>,
+    /// Perplexichess: where the person sits; engines play the rest.
+    #[serde(default)]
+    pub seat: Option<Seat>,
+}
+
+fn person_against_engine() -> [Player; 2] {
+    [Player::Human, Player::Engine]
+}
+
+/// A person's place in a Perplexichess game.
+#[derive(Clone, Copy, Debug, Deserialize)]
+#[serde(rename_all = "lowercase", deny_unknown_fields)]
+pub enum Seat {
+    /// One side of one board (numbered from 0).
+    Board { board: usize, color: Side },
+    /// A team's grand strategist.
+    Strategist { color: Side },
+    /// Engines everywhere.
+    Watch,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Side {
+    White,
+    Black,
+}
+
+impl From<Side> for protean_rules::Color {
+    fn from(s: Side) -> Self {
+        match s {
+            Side::White => protean_rules::Color::White,
+            Side::Black => protean_rules::Color::Black,
+        }
+    }
 }
 
 #[derive(Debug, Deserialize)]
@@ -59,16 +100,21 @@ pub struct GameSpec {
 pub enum ClientMessage {
     New(GameSpec),
     Join { game: u64 },
-    Move { game: u64, #[serde(rename = "move")] text: String },
-    Undo { game: u64 },
-    Analyse { game: u64, on: bool },
+    /// A move on a board (numbered from 0; the only one unless
+    /// Perplexichess).
+    Move { game: u64, #[serde(default)] board: usize, #[serde(rename = "move")] text: String },
+    Undo { game: u64, #[serde(default)] board: usize },
+    Analyse { game: u64, #[serde(default)] board: usize, on: bool },
+    /// A grand strategist moves its piece on `cell` of board `from` to
+    /// the same cell of board `to`.
+    Transfer { game: u64, from: usize, cell: String, to: usize },
 }
 
 #[derive(Serialize)]
 #[serde(tag = "type", rename_all = "lowercase")]
 pub enum ServerMessage {
     State(Box<StateView>),
-    Info { game: u64, depth: u32, score: String, nodes: u64, nps: u64, pv: Vec<String> },
+    Info { game: u64, board: usize, depth: u32, score: String, nodes: u64, nps: u64, pv: Vec<String> },
     Error { game: Option<u64>, message: String },
 }
 
@@ -82,6 +128,22 @@ impl ServerMessage {
 pub struct StateView {
     pub game: u64,
     pub variant: String,
+    /// One board, or Perplexichess's several.
+    pub boards: Vec<BoardStateView>,
+    /// Perplexichess: the strategists and the team result.
+    pub team: Option<TeamView>,
+}
+
+#[derive(Serialize)]
+pub struct TeamView {
+    /// White's, then Black's.
+    pub strategists: [Player; 2],
+    pub result: Option<String>,
+}
+
+#[derive(Serialize)]
+pub struct BoardStateView {
+    pub board_number: usize,
     pub players: PlayersView,
     pub fen: String,
     pub board: BoardView,

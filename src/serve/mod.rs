@@ -121,7 +121,9 @@ fn router(hub: Arc<Hub>) -> Router {
 
 /// The variants a game may be started in here.
 fn playable_variants() -> Vec<&'static str> {
-    protean_rules::variants::NAMES.to_vec()
+    let mut names = protean_rules::variants::NAMES.to_vec();
+    names.push("perplexichess");
+    names
 }
 
 fn asset(content_type: &'static str, body: &'static str) -> Response {
@@ -250,9 +252,10 @@ impl Session {
                 }
                 _ => self.error(Some(game), format!("no game {game}")),
             },
-            ClientMessage::Move { game, text } => self.send_to_game(game, Command::Move { client: self.id, text }),
-            ClientMessage::Undo { game } => self.send_to_game(game, Command::Undo { client: self.id }),
-            ClientMessage::Analyse { game, on } => self.send_to_game(game, Command::Analyse { client: self.id, on }),
+            ClientMessage::Move { game, board, text } => self.send_to_game(game, Command::Move { client: self.id, board, text }),
+            ClientMessage::Undo { game, board } => self.send_to_game(game, Command::Undo { client: self.id, board }),
+            ClientMessage::Analyse { game, board, on } => self.send_to_game(game, Command::Analyse { client: self.id, board, on }),
+            ClientMessage::Transfer { game, from, cell, to } => self.send_to_game(game, Command::Transfer { client: self.id, from, cell, to }),
         }
     }
 

@@ -30,9 +30,7 @@ async fn send(socket: &mut Socket, message: Value) {
 /// The next message of type `kind`, passing over the engine's lines.
 async fn next(socket: &mut Socket, kind: &str) -> Value {
     loop {
-        let message = tokio::time::timeout(Duration::from_secs(30), socket.next()).await.expect("an answer within 30 s").expect("open").expect("a message");
-        let Message::Text(text) = message else { continue };
-        let value: Value = serde_json::from_str(&text).expect("JSON");
+        let value = next_message(socket).await;
         if value["type"] == kind {
             return value;
         }
@@ -45,7 +43,7 @@ async fn next(socket: &mut Socket, kind: &str) -> Value {
 async fn settled_state(socket: &mut Socket) -> Value {
     loop {
         let state = next(socket, "state").await;
-        if state["thinking"] == false {
+        if state["boards"][0]["thinking"] == false {
             return state;
         }
     }
@@ -62,7 +60,7 @@ async fn http_get(address: std::net::SocketAddr, path: &str) -> (u16, String) {
 }
 
 fn legal_texts(state: &Value) -> Vec<String> {
-    state["legal"].as_array().expect("legal").iter().map(|m| m["text"].as_str().expect("text").to_string()).collect()
+    state["boards"][0]["legal"].as_array().expect("legal").iter().map(|m| m["text"].as_str().expect("text").to_string()).collect()
 }
 
 #[tokio::test]
@@ -72,21 +70,21 @@ async fn two_people_play_and_the_state_follows_the_rules() {
     send(&mut page, json!({"type": "new", "variant": "standard", "players": ["human", "human"]})).await;
     let state = next(&mut page, "state").await;
     assert_eq!(legal_texts(&state).len(), 20);
-    assert_eq!(state["side_to_move"], "white");
+    assert_eq!(state["boards"][0]["side_to_move"], "white");
     let game = state["game"].as_u64().expect("game number");
     for (m, san) in [("f2f3", "f3"), ("e7e5", "e5"), ("g2g4", "g4"), ("d8h4", "Qh4#")] {
         send(&mut page, json!({"type": "move", "game": game, "move": m})).await;
         let state = next(&mut page, "state").await;
-        assert_eq!(state["moves"].as_array().unwrap().last().unwrap(), san);
+        assert_eq!(state["boards"][0]["moves"].as_array().unwrap().last().unwrap(), san);
     }
     let (status, body) = http_get(address, &format!("/api/games/{game}")).await;
     assert_eq!(status, 200);
     let state: Value = serde_json::from_str(&body).unwrap();
-    assert_eq!(state["result"]["result"], "0-1");
-    assert_eq!(state["result"]["reason"], "checkmate");
-    assert_eq!(state["check"], "e1");
-    assert!(state["legal"].as_array().unwrap().is_empty());
-    assert!(state["pgn"].as_str().unwrap().contains("1. f3 e5 2. g4 Qh4# {checkmate} 0-1"), "{}", state["pgn"]);
+    assert_eq!(state["boards"][0]["result"]["result"], "0-1");
+    assert_eq!(state["boards"][0]["result"]["reason"], "checkmate");
+    assert_eq!(state["boards"][0]["check"], "e1");
+    assert!(state["boards"][0]["legal"].as_array().unwrap().is_empty());
+    assert!(state["boards"][0]["pgn"].as_str().unwrap().contains("1. f3 e5 2. g4 Qh4# {checkmate} 0-1"), "{}", state["boards"][0]["pgn"]);
 }
 
 #[tokio::test]
@@ -119,36 +117,36 @@ async fn bad_messages_are_named_and_change_nothing() {
     assert!(body.contains("'nine' is not a game number"));
     // And the game still plays.
     send(&mut page, json!({"type": "move", "game": game, "move": "e2e4"})).await;
-    assert_eq!(next(&mut page, "state").await["moves"], json!(["e4"]));
+    assert_eq!(next(&mut page, "state").await["boards"][0]["moves"], json!(["e4"]));
 }
 
 async fn next_fen(address: std::net::SocketAddr, game: u64) -> String {
     let (_, body) = http_get(address, &format!("/api/games/{game}")).await;
     let state: Value = serde_json::from_str(&body).unwrap();
-    state["fen"].as_str().unwrap().to_string()
+    state["boards"][0]["fen"].as_str().unwrap().to_string()
 }
 
 #[tokio::test]
 async fn the_engine_answers_and_undo_takes_back_both_moves() {
     let address = server().await;
     let mut page = connect(address).await;
-    send(&mut page, json!({"type": "new", "variant": "perfect", "players": ["human", "engine"], "strength": {"depth": 3}})).await;
+    send(&mut page, json!({"type": "new", "variant": "perfect", "players": ["human", "engine"], "strength": {"movetime": 500}})).await;
     let start = next(&mut page, "state").await;
     let game = start["game"].as_u64().unwrap();
     let first = legal_texts(&start)[0].clone();
     send(&mut page, json!({"type": "move", "game": game, "move": first})).await;
     let mut state = next(&mut page, "state").await;
-    assert_eq!(state["thinking"], true, "the engine thinks after the person's move");
+    assert_eq!(state["boards"][0]["thinking"], true, "the engine thinks after the person's move");
     send(&mut page, json!({"type": "move", "game": game, "move": first})).await;
     assert!(next(&mut page, "error").await["message"].as_str().unwrap().contains("engine's turn"));
-    while state["moves"].as_array().unwrap().len() < 2 {
+    while state["boards"][0]["moves"].as_array().unwrap().len() < 2 {
         state = next(&mut page, "state").await;
     }
-    assert_eq!(state["side_to_move"], "white");
+    assert_eq!(state["boards"][0]["side_to_move"], "white");
     send(&mut page, json!({"type": "undo", "game": game})).await;
     let back = next(&mut page, "state").await;
-    assert_eq!(back["fen"], start["fen"]);
-    assert_eq!(back["moves"], json!([]));
+    assert_eq!(back["boards"][0]["fen"], start["boards"][0]["fen"]);
+    assert_eq!(back["boards"][0]["moves"], json!([]));
 }
 
 #[tokio::test]
@@ -164,7 +162,7 @@ async fn analysis_streams_lines_until_told_to_stop() {
     send(&mut page, json!({"type": "analyse", "game": game, "on": false})).await;
     send(&mut page, json!({"type": "move", "game": game, "move": "e1f1"})).await;
     let state = next(&mut page, "state").await;
-    assert_eq!(state["analysing"], false);
+    assert_eq!(state["boards"][0]["analysing"], false);
 }
 
 #[tokio::test]
@@ -189,7 +187,7 @@ async fn a_closed_socket_mid_search_ends_its_game_and_others_go_on() {
     let state = next(&mut page, "state").await;
     send(&mut page, json!({"type": "move", "game": state["game"], "move": "d2d4"})).await;
     let state = settled_state(&mut page).await;
-    assert_eq!(state["moves"].as_array().unwrap().len(), 2);
+    assert_eq!(state["boards"][0]["moves"].as_array().unwrap().len(), 2);
 }
 
 #[tokio::test]
@@ -209,10 +207,10 @@ async fn a_flood_is_refused_but_the_socket_still_serves() {
     tokio::time::sleep(Duration::from_millis(1500)).await;
     send(&mut page, json!({"type": "new", "variant": "flexichess", "players": ["human", "human"]})).await;
     let state = next(&mut page, "state").await;
-    let change = state["rule_changes"].as_array().unwrap().iter().find(|c| c["text"] == "N=NN").expect("knights may become nightriders").clone();
+    let change = state["boards"][0]["rule_changes"].as_array().unwrap().iter().find(|c| c["text"] == "N=NN").expect("knights may become nightriders").clone();
     send(&mut page, json!({"type": "move", "game": state["game"], "move": change["text"]})).await;
     let state = next(&mut page, "state").await;
-    let knight = state["piece_rules"].as_array().unwrap().iter().find(|r| r["piece"] == "N").unwrap().clone();
+    let knight = state["boards"][0]["piece_rules"].as_array().unwrap().iter().find(|r| r["piece"] == "N").unwrap().clone();
     assert_eq!((knight["betza"].as_str(), knight["changed"].as_bool()), (Some("NN"), Some(true)));
 }
 
@@ -222,10 +220,115 @@ async fn a_clock_that_runs_out_ends_the_game() {
     let mut page = connect(address).await;
     send(&mut page, json!({"type": "new", "variant": "standard", "players": ["human", "human"], "clock": {"base_ms": 300}})).await;
     let state = next(&mut page, "state").await;
-    assert_eq!(state["clocks"]["running"], "white");
+    assert_eq!(state["boards"][0]["clocks"]["running"], "white");
     let over = next(&mut page, "state").await;
-    assert_eq!(over["result"]["result"], "0-1");
-    assert_eq!(over["result"]["reason"], "white lost on time");
+    assert_eq!(over["boards"][0]["result"]["result"], "0-1");
+    assert_eq!(over["boards"][0]["result"]["reason"], "white lost on time");
     send(&mut page, json!({"type": "move", "game": state["game"], "move": "e2e4"})).await;
     assert!(next(&mut page, "error").await["message"].as_str().unwrap().contains("the game is over"));
+}
+
+#[tokio::test]
+async fn perplexichess_seats_a_person_on_a_board_or_as_a_strategist() {
+    let address = server().await;
+    let mut page = connect(address).await;
+    for (spec, complaint) in [
+        (json!({"type": "new", "variant": "perplexichess", "boards": 4}), "3, 5 or 7 boards"),
+        (json!({"type": "new", "variant": "perplexichess", "seat": {"board": {"board": 3, "color": "white"}}}), "no board 4 of 3"),
+        (json!({"type": "new", "variant": "perplexichess", "fen": "8/8/8/8/8/8/8/8 w - - 0 1"}), "start position"),
+        (json!({"type": "new", "variant": "standard", "boards": 3}), "for Perplexichess"),
+    ] {
+        send(&mut page, spec.clone()).await;
+        assert!(next(&mut page, "error").await["message"].as_str().unwrap().contains(complaint), "{spec}");
+    }
+    // A person plays White on board 1; engines play everything else.
+    send(&mut page, json!({"type": "new", "variant": "perplexichess", "seat": {"board": {"board": 0, "color": "white"}}, "strength": {"movetime": 3000}})).await;
+    let state = next(&mut page, "state").await;
+    let game = state["game"].as_u64().unwrap();
+    assert_eq!(state["boards"].as_array().unwrap().len(), 3);
+    assert_eq!(state["boards"][0]["players"], json!({"white": "human", "black": "engine"}));
+    assert_eq!(state["boards"][1]["players"], json!({"white": "engine", "black": "engine"}));
+    assert_eq!(state["team"]["strategists"], json!(["engine", "engine"]));
+    send(&mut page, json!({"type": "move", "game": game, "board": 1, "move": "e2e4"})).await;
+    assert!(next(&mut page, "error").await["message"].as_str().unwrap().contains("engine's turn"));
+    send(&mut page, json!({"type": "move", "game": game, "board": 7, "move": "e2e4"})).await;
+    assert!(next(&mut page, "error").await["message"].as_str().unwrap().contains("no board 8 of 3"));
+    send(&mut page, json!({"type": "transfer", "game": game, "from": 0, "cell": "e2", "to": 1})).await;
+    assert!(next(&mut page, "error").await["message"].as_str().unwrap().contains("no person is a grand strategist"));
+    send(&mut page, json!({"type": "move", "game": game, "board": 0, "move": "e2e4"})).await;
+    let mut state = next(&mut page, "state").await;
+    while state["boards"][0]["moves"].as_array().unwrap().is_empty() {
+        state = next(&mut page, "state").await;
+    }
+    assert_eq!(state["boards"][0]["moves"][0], "e4");
+    send(&mut page, json!({"type": "undo", "game": game, "board": 0})).await;
+    assert!(next(&mut page, "error").await["message"].as_str().unwrap().contains("no undo"));
+
+    // A person is White's grand strategist. The king never transfers.
+    // The boards start alike and their engines play alike at first, so
+    // the test waits for a white piece whose cell is empty on another
+    // board, then moves it there (while the engines play on, so a try may
+    // be refused and is made again).
+    send(&mut page, json!({"type": "new", "variant": "perplexichess", "seat": {"strategist": {"color": "white"}}, "strength": {"movetime": 100}})).await;
+    let mut state = next(&mut page, "state").await;
+    let game = state["game"].as_u64().unwrap();
+    assert_eq!(state["team"]["strategists"], json!(["human", "engine"]));
+    send(&mut page, json!({"type": "transfer", "game": game, "from": 0, "cell": "e1", "to": 0})).await;
+    assert!(next(&mut page, "error").await["message"].as_str().unwrap().contains("two different ones"));
+    send(&mut page, json!({"type": "transfer", "game": game, "from": 0, "cell": "e1", "to": 1})).await;
+    assert!(next(&mut page, "error").await["message"].as_str().unwrap().contains("king"));
+    for _ in 0..200 {
+        let Some((from, cell, to, letter)) = transfer_candidate(&state) else {
+            state = next(&mut page, "state").await;
+            continue;
+        };
+        send(&mut page, json!({"type": "transfer", "game": game, "from": from, "cell": cell, "to": to})).await;
+        let comment = json!(format!("{{transfer in: white {letter} {cell} from board {}}}", from + 1));
+        loop {
+            let message = next_message(&mut page).await;
+            if message["type"] == "error" {
+                break;
+            }
+            if message["type"] == "state" {
+                state = message;
+                if state["boards"][to]["moves"].as_array().unwrap().contains(&comment) {
+                    return;
+                }
+            }
+        }
+    }
+    panic!("no transfer was made");
+}
+
+/// A white piece (not the king) whose cell is empty on another board
+/// still playing: from, cell, to, letter.
+fn transfer_candidate(state: &Value) -> Option<(usize, String, usize, String)> {
+    let boards = state["boards"].as_array().unwrap();
+    let pieces = |b: &Value| -> Vec<(String, Option<String>)> {
+        b["board"]["cells"].as_array().unwrap().iter().map(|c| (c["name"].as_str().unwrap().to_string(), c["piece"].as_str().map(str::to_string))).collect()
+    };
+    for (from, a) in boards.iter().enumerate() {
+        for (to, b) in boards.iter().enumerate() {
+            if from == to || !b["result"].is_null() {
+                continue;
+            }
+            for ((cell, here), (_, there)) in pieces(a).into_iter().zip(pieces(b)) {
+                if let (Some(p), None) = (here, there) {
+                    if p.chars().all(|l| l.is_ascii_uppercase()) && p != "K" && p != "P" {
+                        return Some((from, cell, to, p));
+                    }
+                }
+            }
+        }
+    }
+    None
+}
+
+async fn next_message(socket: &mut Socket) -> Value {
+    loop {
+        let message = tokio::time::timeout(Duration::from_secs(30), socket.next()).await.expect("a message within 30 s").expect("open").expect("a message");
+        if let Message::Text(text) = message {
+            return serde_json::from_str(&text).expect("JSON");
+        }
+    }
 }
