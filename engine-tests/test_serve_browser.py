@@ -28,7 +28,7 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic"
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def server():
     proc = subprocess.Popen([str(protean_binary()), "serve", "--port", "0"], stdout=subprocess.PIPE, text=True)
     line = proc.stdout.readline()
@@ -182,7 +182,7 @@ def test_beyond_chess_a_geret_and_a_turn_with_a_tile_shift(page, server):
     cells = {c["name"]: c for c in state["board"]["cells"]}
     assert not cells["z7"]["rift"] and cells["z7"]["piece"] == "p" and cells["a7"]["rift"]
     # White: d2-d4, then a tile shift the server offers for that move.
-    turn = next(m for m in state["legal"] if m["from"] == "d2" and m["to"] == "d4" and m["shift"])
+    turn = next(m for m in state["legal"]["d2"] if m["to"] == "d4" and m["shift"])
     tile, rift = turn["shift"]
     click(page, "d2")
     click(page, "d4")
@@ -207,6 +207,11 @@ def test_flexichess_rule_change_then_a_move_with_the_changed_piece(page, server)
     knight = next(r for r in state["piece_rules"] if r["piece"] == "N")
     assert knight["betza"] == "NN" and knight["changed"]
     page.wait_for_selector('#rules-table tr.changed[data-piece="N"]')
+    # A change written by hand that the rules refuse: named, nothing played.
+    page.fill("#change-text", "K=Q")
+    page.click("#change-typed")
+    page.wait_for_function("document.getElementById('error').textContent.includes('K=Q')")
+    assert len(server_state(server, game)["moves"]) == 1
     move(page, server, game, ["e7", "e6"], 2)
     # A nightrider rides two knight's leaps: b1 over c3 to d5.
     state = move(page, server, game, ["b1", "d5"], 3)

@@ -198,7 +198,7 @@ impl Table {
             fen: self.position.fen(),
             board: view::board(&self.position),
             side_to_move: view::color_name(stm),
-            legal,
+            legal: view::by_origin(legal),
             rule_changes,
             piece_rules: view::piece_rules(&self.position),
             last_move: view::last_move_cells(&self.position),

@@ -8,6 +8,7 @@
 
 use super::view::{BoardView, MoveView, PieceRuleView, RuleChangeView};
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -148,7 +149,8 @@ pub struct BoardStateView {
     pub fen: String,
     pub board: BoardView,
     pub side_to_move: &'static str,
-    pub legal: Vec<MoveView>,
+    /// The legal piece moves (whole turns), by the cell they start from.
+    pub legal: BTreeMap<String, Vec<MoveView>>,
     pub rule_changes: Vec<RuleChangeView>,
     pub piece_rules: Vec<PieceRuleView>,
     /// The cells of the last move (and its tile shift), to highlight.

@@ -43,8 +43,10 @@ pub struct ServeArgs {
 /// Games at once: each has an engine with its own table and thread.
 const MAX_GAMES: usize = 32;
 /// The longest message a page may send (a FEN of the 256-cell arena is
-/// under 1 KiB).
+/// under 1 KiB); a longer one up to the frame limit gets an error, and
+/// past the frame limit the socket is closed.
 const MAX_MESSAGE_BYTES: usize = 64 * 1024;
+const MAX_FRAME_BYTES: usize = 1024 * 1024;
 /// A socket may send this many messages at once, then this many a second.
 const BURST: f64 = 20.0;
 const PER_SECOND: f64 = 20.0;
@@ -115,7 +117,8 @@ fn router(hub: Arc<Hub>) -> Router {
         .route("/favicon.ico", get(|| async { StatusCode::NO_CONTENT }))
         .route("/api/variants", get(|| async { json(StatusCode::OK, serde_json::to_string(&playable_variants()).expect("names serialise")) }))
         .route("/api/games/{id}", get(game_state))
-        .route("/ws", get(|ws: WebSocketUpgrade, State(hub): State<Arc<Hub>>| async move { ws.max_message_size(MAX_MESSAGE_BYTES).on_upgrade(move |socket| serve_socket(socket, hub)) }))
+        .route("/ws", get(|ws: WebSocketUpgrade, State(hub): State<Arc<Hub>>| async move { ws.max_message_size(MAX_FRAME_BYTES).on_upgrade(move |socket| serve_socket(socket, hub)) }))
+        .fallback(|uri: axum::http::Uri| async move { (StatusCode::NOT_FOUND, format!("no page {}: the game is at /", uri.path())) })
         .with_state(hub)
 }
 
@@ -183,7 +186,9 @@ async fn serve_socket(mut socket: WebSocket, hub: Arc<Hub>) {
         tokio::select! {
             incoming = socket.recv() => match incoming {
                 Some(Ok(Message::Text(text))) => {
-                    if limit.allow() {
+                    if text.len() > MAX_MESSAGE_BYTES {
+                        session.error(None, format!("message of {} bytes refused: at most {MAX_MESSAGE_BYTES}", text.len()));
+                    } else if limit.allow() {
                         session.handle(text.as_str());
                     } else {
                         session.error(None, format!("too many messages: at most {PER_SECOND} a second; this one was ignored"));

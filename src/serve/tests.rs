@@ -60,7 +60,11 @@ async fn http_get(address: std::net::SocketAddr, path: &str) -> (u16, String) {
 }
 
 fn legal_texts(state: &Value) -> Vec<String> {
-    state["boards"][0]["legal"].as_array().expect("legal").iter().map(|m| m["text"].as_str().expect("text").to_string()).collect()
+    let groups = state["boards"][0]["legal"].as_object().expect("moves by origin");
+    for (origin, moves) in groups {
+        assert!(moves.as_array().unwrap().iter().all(|m| m["from"] == *origin), "{origin}");
+    }
+    groups.values().flat_map(|moves| moves.as_array().unwrap()).map(|m| m["text"].as_str().expect("text").to_string()).collect()
 }
 
 #[tokio::test]
@@ -83,7 +87,7 @@ async fn two_people_play_and_the_state_follows_the_rules() {
     assert_eq!(state["boards"][0]["result"]["result"], "0-1");
     assert_eq!(state["boards"][0]["result"]["reason"], "checkmate");
     assert_eq!(state["boards"][0]["check"], "e1");
-    assert!(state["boards"][0]["legal"].as_array().unwrap().is_empty());
+    assert!(state["boards"][0]["legal"].as_object().unwrap().is_empty());
     assert!(state["boards"][0]["pgn"].as_str().unwrap().contains("1. f3 e5 2. g4 Qh4# {checkmate} 0-1"), "{}", state["boards"][0]["pgn"]);
 }
 
@@ -109,12 +113,18 @@ async fn bad_messages_are_named_and_change_nothing() {
         let error = next(&mut page, "error").await;
         assert!(error["message"].as_str().unwrap().contains(complaint), "{message}: {error}");
     }
+    page.send(Message::text(format!("{{\"type\": \"join\", \"game\": {game}, \"pad\": \"{}\"}}", "x".repeat(70_000)))).await.unwrap();
+    assert!(next(&mut page, "error").await["message"].as_str().unwrap().contains("at most 65536"));
     page.send(Message::binary(vec![1, 2, 3])).await.unwrap();
     assert!(next(&mut page, "error").await["message"].as_str().unwrap().contains("binary"));
     assert_eq!(next_fen(address, game).await, fen_before, "nothing changed");
     let (status, body) = http_get(address, "/api/games/nine").await;
     assert_eq!(status, 404);
     assert!(body.contains("'nine' is not a game number"));
+    let (status, body) = http_get(address, "/nowhere").await;
+    assert_eq!((status, body.as_str()), (404, "no page /nowhere: the game is at /"));
+    let (status, body) = http_get(address, "/").await;
+    assert!(status == 200 && body.contains("<title>Protean</title>"));
     // And the game still plays.
     send(&mut page, json!({"type": "move", "game": game, "move": "e2e4"})).await;
     assert_eq!(next(&mut page, "state").await["boards"][0]["moves"], json!(["e4"]));

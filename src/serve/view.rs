@@ -8,6 +8,7 @@
 use protean_rules::moves::MoveKind;
 use protean_rules::{with_position, AnyPosition, Bitboard, Color};
 use serde::Serialize;
+use std::collections::BTreeMap;
 
 #[derive(Serialize)]
 pub struct BoardView {
@@ -120,6 +121,15 @@ pub fn legal_moves(position: &mut AnyPosition) -> (Vec<MoveView>, Vec<RuleChange
         }
         (moves, changes)
     })
+}
+
+/// The moves grouped by the cell they start from.
+pub fn by_origin(moves: Vec<MoveView>) -> BTreeMap<String, Vec<MoveView>> {
+    let mut groups: BTreeMap<String, Vec<MoveView>> = BTreeMap::new();
+    for m in moves {
+        groups.entry(m.from.clone()).or_default().push(m);
+    }
+    groups
 }
 
 /// Every kind of piece with the movement it has here.

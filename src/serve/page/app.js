@@ -200,7 +200,7 @@ function showRules(b) {
   for (const p of pieces) pieceSelect.add(new Option(p, p));
   if (pieces.includes(kept)) pieceSelect.value = kept;
   fillMovements();
-  $("change").disabled = !humanToMove(focus) || changes.length === 0;
+  $("change").disabled = $("change-typed").disabled = !humanToMove(focus) || changes.length === 0;
 }
 
 function fillMovements() {
@@ -262,7 +262,7 @@ function rect(parent, x, y, cls, cell) {
 }
 
 function movesFrom(i, cell) {
-  return humanToMove(i) ? board(i).legal.filter((m) => m.from === cell) : [];
+  return humanToMove(i) ? board(i).legal[cell] || [] : [];
 }
 
 function drawBoards() {
@@ -365,7 +365,7 @@ function clickCell(i, name) {
   if (i !== focus) { focus = i; showFocus(); }
   if (pending && selected.board === i) { chooseShiftCell(name); return; }
   if (selected && selected.board === i && selected.cell !== name) {
-    const candidates = board(i).legal.filter((m) => m.from === selected.cell && m.to === name);
+    const candidates = (board(i).legal[selected.cell] || []).filter((m) => m.to === name);
     if (candidates.length) { narrow(candidates); return; }
   }
   const again = selected && selected.board === i && selected.cell === name;
@@ -392,6 +392,7 @@ function clickTransfer(i, name) {
 // two-leg jump captures, then the tile shift; one move left is played.
 function narrow(candidates) {
   pending = candidates;
+  redraw();
   const promotions = distinct(candidates, (m) => m.promotion);
   if (promotions.length > 1) {
     ask("Promote to:", promotions.map((p) => [p === null ? "No promotion" : p, "promotion-" + (p || "none"), () => narrow(candidates.filter((m) => m.promotion === p))]));
@@ -493,6 +494,11 @@ function setUp() {
   $("change-piece").onchange = fillMovements;
   $("change").onclick = () => {
     const text = $("change-movement").value;
+    if (state && text) send({ type: "move", game: state.game, board: focus, move: text });
+  };
+  // Any text: the server plays it if it is a legal change, or says why not.
+  $("change-typed").onclick = () => {
+    const text = $("change-text").value.trim();
     if (state && text) send({ type: "move", game: state.game, board: focus, move: text });
   };
   $("strength-kind").onchange = () => {
