@@ -69,11 +69,9 @@ struct Table {
 
 /// Perplexichess: what makes several boards one game.
 struct Team {
-    /// Each team's grand strategist: a person, or Protean's with the
-    /// moves counted since its last transfer and that transfer.
+    /// Each team's grand strategist: a person (`None`), or Protean's with
+    /// the moves counted since its last look and its last transfer.
     strategists: [Option<EngineStrategist>; 2],
-    /// Boards after which a board still going is drawn.
-    max_plies: usize,
 }
 
 struct EngineStrategist {
@@ -282,7 +280,7 @@ impl Game {
             let strategists = Color::ALL.map(|c| {
                 (human != Some(c)).then(|| EngineStrategist { strategist: Strategist::new(c, Lookahead::OnePly, &tables[0].position), moves_since: 0, last: None })
             });
-            (tables, Some(Team { strategists, max_plies: TEAM_MAX_PLIES }))
+            (tables, Some(Team { strategists }))
         } else {
             if spec.boards.is_some() || spec.seat.is_some() {
                 return Err("boards and seats are for Perplexichess".into());
@@ -410,7 +408,7 @@ impl Game {
     }
 
     fn after_move(&mut self, board: usize) {
-        let max_plies = self.team.as_ref().map(|t| t.max_plies);
+        let max_plies = self.team.is_some().then_some(TEAM_MAX_PLIES);
         self.tables[board].check_over(max_plies);
         self.board_ended(board);
         self.start_engine_if_its_turn(board);
