@@ -82,6 +82,56 @@ struct Board {
     result: Option<BoardResult>,
 }
 
+impl BoardResult {
+    pub(crate) fn from_outcome(o: Outcome) -> BoardResult {
+        match o {
+            Outcome::Checkmate { winner } => BoardResult::Won(winner, "checkmate".into()),
+            o => BoardResult::Drawn(o.reason().into()),
+        }
+    }
+    /// PGN's result.
+    pub(crate) fn pgn(&self) -> &'static str {
+        match self {
+            BoardResult::Won(Color::White, _) => "1-0",
+            BoardResult::Won(Color::Black, _) => "0-1",
+            BoardResult::Drawn(_) => "1/2-1/2",
+        }
+    }
+    pub(crate) fn reason(&self) -> &str {
+        match self {
+            BoardResult::Won(_, why) | BoardResult::Drawn(why) => why,
+        }
+    }
+}
+
+/// Two different boards of a game, both to change.
+pub(crate) fn two_mut<T>(items: &mut [T], a: usize, b: usize) -> (&mut T, &mut T) {
+    assert_ne!(a, b, "a transfer joins two different boards");
+    if a < b {
+        let (lo, hi) = items.split_at_mut(b);
+        (&mut lo[a], &mut hi[0])
+    } else {
+        let (lo, hi) = items.split_at_mut(a);
+        (&mut hi[0], &mut lo[b])
+    }
+}
+
+/// Moves the piece of a transfer from one position to the other if the
+/// rules allow it, and returns its letter and the comments both boards'
+/// records get (`{transfer out: white N d4 to board 3...}`, `at` appended).
+pub(crate) fn transfer_between(from: &mut AnyPosition, to: &mut AnyPosition, t: &Transfer, at: &str) -> Result<(char, [String; 2]), String> {
+    let piece = from.transfer_to(to, &t.cell, t.color)?;
+    let letter = from.variant().pieces[piece.kind()].letter;
+    let side = side_name(t.color);
+    Ok((
+        letter,
+        [
+            format!("{{transfer out: {side} {letter} {} to board {}{at}}}", t.cell, t.to + 1),
+            format!("{{transfer in: {side} {letter} {} from board {}{at}}}", t.cell, t.from + 1),
+        ],
+    ))
+}
+
 /// An unfinished board at the time limit: it goes to the side with more
 /// pieces on it; equal counts draw it.
 fn by_pieces([white, black]: [u32; 2]) -> BoardResult {
@@ -260,8 +310,7 @@ fn play_round(boards: &mut [Board], base_ms: u64, inc_ms: u64, max_plies: usize)
                             b.record.push(san);
                             b.plies += 1;
                             match b.position.outcome() {
-                                Some(Outcome::Checkmate { winner }) => Some(BoardResult::Won(winner, "checkmate".into())),
-                                Some(o) => Some(BoardResult::Drawn(o.reason().into())),
+                                Some(o) => Some(BoardResult::from_outcome(o)),
                                 None if b.plies >= max_plies => Some(BoardResult::Drawn("move limit".into())),
                                 None => None,
                             }
@@ -290,21 +339,12 @@ fn play_round(boards: &mut [Board], base_ms: u64, inc_ms: u64, max_plies: usize)
 /// Carries out a transfer if the rules allow it, and records it on both
 /// boards with the game's clock.
 fn make_transfer(boards: &mut [Board], t: &Transfer, start: Instant) -> Result<(), String> {
-    let (from, to) = (t.from, t.to);
-    let (a, b) = if from < to {
-        let (lo, hi) = boards.split_at_mut(to);
-        (&mut lo[from], &mut hi[0])
-    } else {
-        let (lo, hi) = boards.split_at_mut(from);
-        (&mut hi[0], &mut lo[to])
-    };
-    let piece = a.position.transfer_to(&mut b.position, &t.cell, t.color)?;
-    let letter = a.position.variant().pieces[piece.kind()].letter;
+    let (a, b) = two_mut(boards, t.from, t.to);
     let secs = start.elapsed().as_secs_f64();
-    let side = side_name(t.color);
-    a.record.push(format!("{{transfer out: {side} {letter} {} to board {} at {secs:.1}s}}", t.cell, to + 1));
-    b.record.push(format!("{{transfer in: {side} {letter} {} from board {} at {secs:.1}s}}", t.cell, from + 1));
-    eprintln!("transfer: {side} {letter} {} from board {} to board {} at {secs:.1}s", t.cell, from + 1, to + 1);
+    let (letter, [out, into]) = transfer_between(&mut a.position, &mut b.position, t, &format!(" at {secs:.1}s"))?;
+    eprintln!("transfer: {} {letter} {} from board {} to board {} at {secs:.1}s", side_name(t.color), t.cell, t.from + 1, t.to + 1);
+    a.record.push(out);
+    b.record.push(into);
     Ok(())
 }
 
@@ -313,10 +353,7 @@ fn report(boards: &[Board], transfers: usize, pgnout: Option<&PathBuf>) -> Resul
     let (won, team) = team_result(&results);
     let mut pgn = String::new();
     for (i, (b, r)) in boards.iter().zip(&results).enumerate() {
-        let (result, reason) = match r {
-            BoardResult::Won(c, r) => (if *c == Color::White { "1-0" } else { "0-1" }, r.clone()),
-            BoardResult::Drawn(r) => ("1/2-1/2", r.clone()),
-        };
+        let (result, reason) = (r.pgn(), r.reason());
         println!("board {}: {result} ({reason})", i + 1);
         pgn += &format!(
             "[Event \"Perplexichess\"]\n[Site \"protean perplexichess\"]\n[Round \"{}\"]\n[White \"White team, board {}\"]\n[Black \"Black team, board {}\"]\n[Result \"{result}\"]\n[Variant \"flexichess\"]\n[Termination \"{reason}\"]\n\n",

@@ -8,17 +8,20 @@
 
 use super::messages::{self, Clock, GameSpec, Player, ServerMessage, Strength};
 use super::view;
+use crate::perplexichess_command::{self as team_game, BoardResult};
 use crate::strategist::{self, Lookahead, Strategist};
 use protean_rules::{AnyPosition, AnyRules, Color, Move};
 use protean_search::{AfterMove, Engine, Limits, Listener, Report, Score};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender};
 use std::time::{Duration, Instant};
-use tokio::sync::mpsc::UnboundedSender;
+use tokio::sync::mpsc::Sender as PageSender;
 
-/// A browser's socket, as a game knows it.
+/// A browser's socket, as a game knows it: a bounded queue, so that a
+/// page that stops reading is dropped from the game instead of making
+/// the queue grow without end.
 pub struct Client {
     pub id: u64,
-    pub out: UnboundedSender<String>,
+    pub out: PageSender<String>,
 }
 
 pub enum Command {
@@ -42,6 +45,8 @@ struct Ply {
     before: AnyPosition,
     /// Where it stands in the record.
     record_len: usize,
+    /// The clocks as they were before it.
+    clocks_left: Option<[Duration; 2]>,
 }
 
 struct Clocks {
@@ -60,7 +65,7 @@ struct Table {
     plies: Vec<Ply>,
     /// SAN moves, and transfers as `{comments}`.
     record: Vec<String>,
-    result: Option<(String, String)>,
+    result: Option<BoardResult>,
     clocks: Option<Clocks>,
     engine: Engine,
     /// The generation of the search playing this board's engine move.
@@ -76,7 +81,9 @@ struct Team {
 
 struct EngineStrategist {
     strategist: Strategist,
-    moves_since: usize,
+    /// Moves on any board before its next look.
+    moves_to_wait: usize,
+    /// Its last transfer, which it never undoes.
     last: Option<strategist::Transfer>,
 }
 
@@ -132,7 +139,7 @@ impl Table {
     fn play(&mut self, m: Move) {
         let mover = self.position.side_to_move();
         let san = protean_rules::with_position!(&mut self.position, p => p.san(m));
-        self.plies.push(Ply { before: self.position.clone(), record_len: self.record.len() });
+        self.plies.push(Ply { before: self.position.clone(), record_len: self.record.len(), clocks_left: self.clocks.as_ref().map(|c| c.left) });
         self.record.push(san);
         self.position.make(m);
         if let Some(c) = &mut self.clocks {
@@ -151,9 +158,9 @@ impl Table {
     fn check_over(&mut self, max_plies: Option<usize>) {
         if self.result.is_none() {
             if let Some(o) = self.position.outcome() {
-                self.result = Some((o.result().into(), o.reason().into()));
+                self.result = Some(BoardResult::from_outcome(o));
             } else if max_plies.is_some_and(|n| self.plies.len() >= n) {
-                self.result = Some(("1/2-1/2".into(), "move limit".into()));
+                self.result = Some(BoardResult::Drawn("move limit".into()));
             }
         }
     }
@@ -202,7 +209,7 @@ impl Table {
             last_move: view::last_move_cells(&self.position),
             check: view::checked_king(&self.position),
             moves: self.record.clone(),
-            result: self.result.as_ref().map(|(r, why)| messages::ResultView { result: r.clone(), reason: why.clone() }),
+            result: self.result.as_ref().map(|r| messages::ResultView { result: r.pgn().into(), reason: r.reason().into() }),
             clocks,
             thinking: self.thinking.is_some(),
             analysing,
@@ -211,7 +218,7 @@ impl Table {
     }
 
     fn pgn(&self, index: usize) -> String {
-        let result = self.result.as_ref().map_or("*", |(r, _)| r.as_str());
+        let result = self.result.as_ref().map_or("*", BoardResult::pgn);
         let name = |p: Player| if p == Player::Engine { "Protean" } else { "Player" };
         let variant = &self.position.variant().name;
         let mut out = format!(
@@ -227,16 +234,23 @@ impl Table {
             out += &format!("[FEN \"{}\"]\n[SetUp \"1\"]\n", self.start_fen);
         }
         out += &format!("\n{}", crate::pgn::movetext(&self.start_fen, &self.record));
-        if let Some((_, reason)) = &self.result {
-            out += &format!("{{{reason}}} ");
+        if let Some(r) = &self.result {
+            out += &format!("{{{}}} ", r.reason());
         }
         out + result + "\n"
     }
 }
 
-fn lost_on_time(c: Color) -> (String, String) {
-    let result = if c == Color::White { "0-1" } else { "1-0" };
-    (result.into(), format!("{} lost on time", view::color_name(c)))
+fn lost_on_time(c: Color) -> BoardResult {
+    BoardResult::Won(!c, format!("{} lost on time", view::color_name(c)))
+}
+
+impl Table {
+    /// Ends the engine's search; a move it still reports is stale.
+    fn stop_search(&mut self) {
+        self.thinking = None;
+        self.engine.halt();
+    }
 }
 
 fn error(game: u64, message: String) -> ServerMessage {
@@ -278,7 +292,7 @@ impl Game {
                 _ => None,
             };
             let strategists = Color::ALL.map(|c| {
-                (human != Some(c)).then(|| EngineStrategist { strategist: Strategist::new(c, Lookahead::OnePly, &tables[0].position), moves_since: 0, last: None })
+                (human != Some(c)).then(|| EngineStrategist { strategist: Strategist::new(c, Lookahead::OnePly, &tables[0].position), moves_to_wait: STRATEGIST_EVERY * boards, last: None })
             });
             (tables, Some(Team { strategists }))
         } else {
@@ -339,7 +353,7 @@ impl Game {
             Command::Join(client) => {
                 self.clients.retain(|c| c.id != client.id);
                 let state = self.state_message();
-                if client.out.send(state).is_ok() {
+                if client.out.try_send(state).is_ok() {
                     self.clients.push(client);
                 }
             }
@@ -395,8 +409,8 @@ impl Game {
 
     fn human_move(&mut self, board: usize, text: &str) -> Result<(), String> {
         let table = self.table(board)?;
-        if let Some((result, _)) = &table.result {
-            return Err(format!("the game is over ({result})"));
+        if let Some(result) = &table.result {
+            return Err(format!("the game is over ({})", result.pgn()));
         }
         if table.to_move() != Player::Human {
             return Err("it is the engine's turn".into());
@@ -421,8 +435,7 @@ impl Game {
     fn board_ended(&mut self, board: usize) {
         let table = &mut self.tables[board];
         if self.team.is_some() && table.result.is_some() && table.position.piece_counts().iter().sum::<u32>() > 0 {
-            table.thinking = None;
-            table.engine.halt();
+            table.stop_search();
             table.position.remove_kings();
         }
     }
@@ -434,8 +447,10 @@ impl Game {
             c.left[mover as usize] = Duration::ZERO;
         }
         table.result = Some(lost_on_time(mover));
-        table.thinking = None;
-        table.engine.halt();
+        table.stop_search();
+        if self.analysing.is_some_and(|(b, _)| b == board) {
+            self.stop_analysis();
+        }
         self.board_ended(board);
         self.broadcast_state();
     }
@@ -462,16 +477,17 @@ impl Game {
         }
         self.stop_analysis();
         let table = &mut self.tables[board];
-        table.thinking = None;
-        table.engine.halt();
+        table.stop_search();
         let keep = table.plies.len() - back;
-        table.position = table.plies[keep].before.clone();
-        table.record.truncate(table.plies[keep].record_len);
-        table.plies.truncate(keep);
-        table.result = None;
-        if let Some(c) = &mut table.clocks {
+        let ply = &table.plies[keep];
+        table.position = ply.before.clone();
+        table.record.truncate(ply.record_len);
+        if let (Some(c), Some(left)) = (&mut table.clocks, ply.clocks_left) {
+            c.left = left;
             c.since = Instant::now();
         }
+        table.plies.truncate(keep);
+        table.result = None;
         Ok(())
     }
 
@@ -554,16 +570,13 @@ impl Game {
         if self.tables[t.to].result.is_some() {
             return Err(format!("board {} is over", t.to + 1));
         }
-        let (a, b) = two_mut(&mut self.tables, t.from, t.to);
-        let piece = a.position.transfer_to(&mut b.position, &t.cell, t.color)?;
-        let letter = a.position.variant().pieces[piece.kind()].letter;
-        let side = view::color_name(t.color);
-        a.record.push(format!("{{transfer out: {side} {letter} {} to board {}}}", t.cell, t.to + 1));
-        b.record.push(format!("{{transfer in: {side} {letter} {} from board {}}}", t.cell, t.from + 1));
+        let (a, b) = team_game::two_mut(&mut self.tables, t.from, t.to);
+        let (_, [out, into]) = team_game::transfer_between(&mut a.position, &mut b.position, t, "")?;
+        a.record.push(out);
+        b.record.push(into);
         for board in [t.from, t.to] {
             let table = &mut self.tables[board];
-            table.thinking = None;
-            table.engine.halt();
+            table.stop_search();
             table.check_over(None);
             self.board_ended(board);
             self.start_engine_if_its_turn(board);
@@ -571,30 +584,27 @@ impl Game {
         Ok(())
     }
 
-    /// Each engine strategist, every so many moves, makes the transfer it
-    /// finds worth making.
+    /// Each engine strategist, about once a round (four rounds after its
+    /// transfer), makes the transfer it finds worth making; White's is
+    /// made before Black's looks, as in `protean perplexichess`.
     fn strategists_look(&mut self) {
-        let Some(team) = self.team.as_mut() else { return };
-        if self.tables.iter().all(|t| t.result.is_some()) {
+        if self.team.is_none() || self.tables.iter().all(|t| t.result.is_some()) {
             return;
         }
         let boards = self.tables.len();
-        let mut chosen = Vec::new();
-        for s in team.strategists.iter_mut().flatten() {
-            s.moves_since += 1;
-            let wait = if s.last.is_some() { STRATEGIST_PAUSE } else { STRATEGIST_EVERY } * boards;
-            if s.moves_since < wait {
+        for color in Color::ALL {
+            let Some(s) = self.team.as_mut().and_then(|team| team.strategists[color as usize].as_mut()) else { continue };
+            s.moves_to_wait = s.moves_to_wait.saturating_sub(1);
+            if s.moves_to_wait > 0 {
                 continue;
             }
             let views: Vec<strategist::BoardView> = self.tables.iter().map(|t| strategist::BoardView { position: &t.position, finished: t.result.is_some() }).collect();
-            s.moves_since = 0;
-            if let Some(t) = s.strategist.choose(&views, s.last.as_ref()) {
-                chosen.push(t);
-            }
-        }
-        for t in chosen {
+            let choice = s.strategist.choose(&views, s.last.as_ref());
+            s.moves_to_wait = STRATEGIST_EVERY * boards;
+            let Some(t) = choice else { continue };
             if self.transfer(&t).is_ok() {
-                if let Some(s) = self.team.as_mut().and_then(|team| team.strategists[t.color as usize].as_mut()) {
+                if let Some(s) = self.team.as_mut().and_then(|team| team.strategists[color as usize].as_mut()) {
+                    s.moves_to_wait = STRATEGIST_PAUSE * boards;
                     s.last = Some(t);
                 }
             }
@@ -603,12 +613,12 @@ impl Game {
 
     fn tell(&self, client: u64, message: &ServerMessage) {
         if let Some(c) = self.clients.iter().find(|c| c.id == client) {
-            let _ = c.out.send(message.to_json());
+            let _ = c.out.try_send(message.to_json());
         }
     }
 
     fn broadcast(&mut self, text: String) {
-        self.clients.retain(|c| c.out.send(text.clone()).is_ok());
+        self.clients.retain(|c| c.out.try_send(text.clone()).is_ok());
     }
 
     fn broadcast_state(&mut self) {
@@ -620,8 +630,7 @@ impl Game {
         let analysing = self.analysing.map(|(b, _)| b);
         let boards = self.tables.iter_mut().enumerate().map(|(i, t)| t.view(i, analysing == Some(i))).collect::<Vec<_>>();
         let team = self.team.as_ref().map(|team| {
-            let results: Vec<Option<(String, String)>> = self.tables.iter().map(|t| t.result.clone()).collect();
-            messages::TeamView { strategists: Color::ALL.map(|c| if team.strategists[c as usize].is_some() { Player::Engine } else { Player::Human }), result: team_result(&results) }
+            messages::TeamView { strategists: Color::ALL.map(|c| if team.strategists[c as usize].is_some() { Player::Engine } else { Player::Human }), result: team_result(&self.tables) }
         });
         ServerMessage::State(Box::new(messages::StateView { game: self.id, variant: self.variant.clone(), boards, team })).to_json()
     }
@@ -629,31 +638,10 @@ impl Game {
 
 /// Perplexichess: when every board has ended, the team that won more
 /// boards wins (as `protean perplexichess` judges).
-fn team_result(results: &[Option<(String, String)>]) -> Option<String> {
-    use crate::perplexichess_command::{self as cli, BoardResult};
-    let boards: Option<Vec<BoardResult>> = results
-        .iter()
-        .map(|r| {
-            r.as_ref().map(|(result, why)| match result.as_str() {
-                "1-0" => BoardResult::Won(Color::White, why.clone()),
-                "0-1" => BoardResult::Won(Color::Black, why.clone()),
-                _ => BoardResult::Drawn(why.clone()),
-            })
-        })
-        .collect();
-    let (won, verdict) = cli::team_result(&boards?);
+fn team_result(tables: &[Table]) -> Option<String> {
+    let results: Option<Vec<BoardResult>> = tables.iter().map(|t| t.result.clone()).collect();
+    let (won, verdict) = team_game::team_result(&results?);
     Some(format!("{verdict} (boards won: White {}, Black {})", won[0], won[1]))
-}
-
-fn two_mut<T>(items: &mut [T], a: usize, b: usize) -> (&mut T, &mut T) {
-    assert_ne!(a, b);
-    if a < b {
-        let (lo, hi) = items.split_at_mut(b);
-        (&mut lo[a], &mut hi[0])
-    } else {
-        let (lo, hi) = items.split_at_mut(a);
-        (&mut hi[0], &mut lo[b])
-    }
 }
 
 /// An engine line as the page shows it: the score from White's side, the

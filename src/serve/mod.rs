@@ -28,7 +28,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::Sender;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
-use tokio::sync::mpsc::{unbounded_channel, UnboundedSender};
+use std::sync::MutexGuard;
+use tokio::sync::mpsc;
 
 #[derive(Args)]
 pub struct ServeArgs {
@@ -47,6 +48,9 @@ const MAX_GAMES: usize = 32;
 /// past the frame limit the socket is closed.
 const MAX_MESSAGE_BYTES: usize = 64 * 1024;
 const MAX_FRAME_BYTES: usize = 1024 * 1024;
+/// Messages waiting for a page that reads slowly; a page this far behind
+/// is dropped from its game.
+const OUTGOING_QUEUE: usize = 1024;
 /// A socket may send this many messages at once, then this many a second.
 const BURST: f64 = 20.0;
 const PER_SECOND: f64 = 20.0;
@@ -68,25 +72,39 @@ struct Listed(Arc<Hub>, u64);
 
 impl Drop for Listed {
     fn drop(&mut self) {
-        self.0.games.lock().unwrap_or_else(|e| e.into_inner()).remove(&self.1);
+        self.0.games().remove(&self.1);
     }
 }
 
 impl Hub {
+    /// The list of games (a referee that panicked leaves it usable).
+    fn games(&self) -> MutexGuard<'_, HashMap<u64, Sender<Command>>> {
+        self.games.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
     fn game(&self, id: u64) -> Option<Sender<Command>> {
-        self.games.lock().unwrap_or_else(|e| e.into_inner()).get(&id).cloned()
+        self.games().get(&id).cloned()
     }
 
     /// Starts a game with `client` listening; returns its number.
     fn create(self: &Arc<Self>, spec: messages::GameSpec, client: Client) -> Result<(u64, Sender<Command>), String> {
-        if self.games.lock().unwrap_or_else(|e| e.into_inner()).len() >= MAX_GAMES {
-            return Err(format!("the server plays {MAX_GAMES} games at most; end one first"));
+        let full = || format!("the server plays {MAX_GAMES} games at most; end one first");
+        if self.games().len() >= MAX_GAMES {
+            return Err(full());
         }
         let id = self.next_game.fetch_add(1, Ordering::Relaxed) + 1;
         let (to_game, commands) = std::sync::mpsc::channel();
         let game = Game::new(id, spec, to_game.clone())?;
         to_game.send(Command::Join(client)).expect("the referee's channel is open");
-        self.games.lock().unwrap_or_else(|e| e.into_inner()).insert(id, to_game.clone());
+        {
+            // Counted again where the game is listed: two pages may have
+            // started games meanwhile.
+            let mut games = self.games();
+            if games.len() >= MAX_GAMES {
+                return Err(full());
+            }
+            games.insert(id, to_game.clone());
+        }
         let listed = Listed(self.clone(), id);
         std::thread::Builder::new()
             .name(format!("game {id}"))
@@ -179,7 +197,7 @@ impl RateLimit {
 /// and that game's messages come back.
 async fn serve_socket(mut socket: WebSocket, hub: Arc<Hub>) {
     let id = hub.next_client.fetch_add(1, Ordering::Relaxed) + 1;
-    let (out, mut outgoing) = unbounded_channel::<String>();
+    let (out, mut outgoing) = mpsc::channel::<String>(OUTGOING_QUEUE);
     let mut session = Session { hub, id, out, game: None };
     let mut limit = RateLimit::new();
     loop {
@@ -205,20 +223,27 @@ async fn serve_socket(mut socket: WebSocket, hub: Arc<Hub>) {
             }
         }
     }
-    session.leave();
 }
 
 struct Session {
     hub: Arc<Hub>,
     id: u64,
-    out: UnboundedSender<String>,
+    out: mpsc::Sender<String>,
     /// The game this page plays or watches.
     game: Option<(u64, Sender<Command>)>,
 }
 
+/// However the socket's task ends (closed, failed, or panicked), its game
+/// hears that it left.
+impl Drop for Session {
+    fn drop(&mut self) {
+        self.leave();
+    }
+}
+
 impl Session {
     fn error(&self, game: Option<u64>, message: String) {
-        let _ = self.out.send(ServerMessage::Error { game, message }.to_json());
+        let _ = self.out.try_send(ServerMessage::Error { game, message }.to_json());
     }
 
     fn client(&self) -> Client {

@@ -20,7 +20,9 @@ let pending = null;     // moves still to choose between (after from and to)
 let shiftTile = null;   // Beyond Chess: the tile chosen to shift
 let transferFrom = null; // {board, cell}: the strategist's piece to transfer
 let dragFrom = null;
+let pressedSelected = false; // the press began on the piece already selected
 let clockTimer = null;
+let stateReceived = 0;  // when the last state came (the clocks count from it)
 
 function connect() {
   socket = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws");
@@ -67,6 +69,8 @@ function variantChosen() {
   const team = $("variant").value === "perplexichess";
   $("team-setup").hidden = !team;
   $("players-setup").hidden = team;
+  // Every Perplexichess board starts from the start position.
+  $("fen").closest("label").hidden = team;
 }
 
 function startGame() {
@@ -83,7 +87,7 @@ function startGame() {
     flipped = spec.players[0] === "engine" && spec.players[1] === "human";
   }
   const fen = $("fen").value.trim();
-  if (fen) spec.fen = fen;
+  if (fen && spec.variant !== "perplexichess") spec.fen = fen;
   const clock = $("clock").value;
   if (clock) {
     const [base, increment] = clock.split("+").map(Number);
@@ -108,17 +112,17 @@ function humanStrategist() {
 function showState(s) {
   const newGame = !state || state.game !== s.game;
   state = s;
+  stateReceived = performance.now();
   if (newGame) {
     $("engine-line").textContent = "";
     const mine = s.boards.findIndex((b) => b.players.white === "human" || b.players.black === "human");
     focus = mine < 0 ? 0 : mine;
     transferFrom = null;
+    clearChoice();
   }
   // A choice half made stays only while its board stays as it was (other
   // boards of a Perplexichess game move meanwhile).
-  if (selected && (!humanToMove(selected.board) || board(selected.board).fen !== selected.fen)) {
-    selected = null; pending = null; shiftTile = null; closeChooser();
-  }
+  if (selected && (!humanToMove(selected.board) || board(selected.board).fen !== selected.fen)) clearChoice();
   if (transferFrom && !board(transferFrom.board).board.cells.some((c) => c.name === transferFrom.cell && c.piece)) transferFrom = null;
   $("game-number").textContent = "Game " + s.game;
   $("game-variant").textContent = s.variant + (s.boards.length > 1 ? ", board " + (focus + 1) : "");
@@ -205,10 +209,12 @@ function showRules(b) {
 
 function fillMovements() {
   const select = $("change-movement");
+  const kept = select.value;
   select.innerHTML = "";
   for (const c of board(focus).rule_changes.filter((c) => c.piece === $("change-piece").value)) {
     select.add(new Option(c.name + " (" + c.betza + ")", c.text));
   }
+  if ([...select.options].some((o) => o.value === kept)) select.value = kept;
 }
 
 function showInfo(info) {
@@ -224,9 +230,8 @@ function formatClock(ms) {
 // Every board's clocks tick between two states from the server.
 function showClocks() {
   clearInterval(clockTimer);
-  const received = performance.now();
   const tick = () => {
-    const spent = performance.now() - received;
+    const spent = performance.now() - stateReceived;
     for (const b of state.boards) {
       const c = b.clocks;
       if (!c) continue;
@@ -395,19 +400,19 @@ function narrow(candidates) {
   redraw();
   const promotions = distinct(candidates, (m) => m.promotion);
   if (promotions.length > 1) {
-    ask("Promote to:", promotions.map((p) => [p === null ? "No promotion" : p, "promotion-" + (p || "none"), () => narrow(candidates.filter((m) => m.promotion === p))]));
+    ask("Promote to:", promotions.map((p) => [p === null ? "No promotion" : p, "promotion-" + (p || "none"), () => narrow(candidates.filter((m) => m.promotion === p))]).concat([CANCEL]));
     return;
   }
   const legs = distinct(candidates, (m) => m.captures_on);
   if (legs.length > 1) {
-    ask("The knight passes a piece:", legs.map((c) => [c === null ? "Jump over it" : "Take on " + c, "leg-" + (c || "over"), () => narrow(candidates.filter((m) => m.captures_on === c))]));
+    ask("The knight passes a piece:", legs.map((c) => [c === null ? "Jump over it" : "Take on " + c, "leg-" + (c || "over"), () => narrow(candidates.filter((m) => m.captures_on === c))]).concat([CANCEL]));
     return;
   }
   if (candidates.length === 1 && !candidates[0].shift) { play(candidates[0]); return; }
   // Beyond Chess: the turn goes on with a tile shift.
   shiftTile = null;
   const options = candidates.some((m) => !m.shift) ? [["No shift", "shift-none", () => play(candidates.find((m) => !m.shift))]] : [];
-  ask("Now shift a tile: click a highlighted tile, then the rift it moves to.", options.concat([["Cancel", "cancel", cancel]]));
+  ask("Now shift a tile: click a highlighted tile, then the rift it moves to.", options.concat([CANCEL]));
   redraw();
 }
 
@@ -443,16 +448,17 @@ function ask(question, choices) {
 
 function closeChooser() { $("chooser").hidden = true; }
 
-function cancel() {
+// Drops a move half chosen.
+function clearChoice() {
   selected = null; pending = null; shiftTile = null;
   closeChooser();
-  redraw();
 }
+
+const CANCEL = ["Cancel", "cancel", () => { clearChoice(); redraw(); }];
 
 function play(m) {
   const i = selected.board;
-  selected = null; pending = null; shiftTile = null;
-  closeChooser();
+  clearChoice();
   send({ type: "move", game: state.game, board: i, move: m.text });
 }
 
@@ -463,18 +469,25 @@ function cellAt(event) {
 
 function setUpBoardInput() {
   const container = $("boards");
+  const isChosen = ([i, cell]) =>
+    (selected && !pending && selected.board === i && selected.cell === cell) || (transferFrom && transferFrom.board === i && transferFrom.cell === cell);
   container.addEventListener("pointerdown", (event) => {
     const at = cellAt(event);
     if (!at) return;
     dragFrom = at;
-    clickCell(...at);
+    // Pressing the piece already chosen keeps it, so that it can be
+    // dragged; releasing it where it was lets it go.
+    pressedSelected = isChosen(at);
+    if (!pressedSelected) clickCell(...at);
   });
   container.addEventListener("pointerup", (event) => {
     const at = cellAt(event);
     const from = dragFrom;
     dragFrom = null;
+    if (!at || !from) return;
+    const moved = at[0] !== from[0] || at[1] !== from[1];
     // A drag ends on another cell: the same as clicking it.
-    if (at && from && (at[0] !== from[0] || at[1] !== from[1])) clickCell(...at);
+    if (moved || pressedSelected) clickCell(...at);
   });
 }
 
@@ -487,20 +500,19 @@ function setUp() {
   $("variant").onchange = variantChosen;
   $("board-count").onchange = fillSeats;
   $("start").onclick = startGame;
-  $("join").onclick = () => send({ type: "join", game: parseInt($("join-number").value, 10) || 0 });
+  $("join").onclick = () => {
+    flipped = false;
+    send({ type: "join", game: parseInt($("join-number").value, 10) || 0 });
+  };
   $("flip").onclick = () => { flipped = !flipped; if (state) redraw(); };
   $("undo").onclick = () => state && send({ type: "undo", game: state.game, board: focus });
   $("analyse").onclick = () => state && send({ type: "analyse", game: state.game, board: focus, on: !board(focus).analysing });
   $("change-piece").onchange = fillMovements;
-  $("change").onclick = () => {
-    const text = $("change-movement").value;
-    if (state && text) send({ type: "move", game: state.game, board: focus, move: text });
-  };
-  // Any text: the server plays it if it is a legal change, or says why not.
-  $("change-typed").onclick = () => {
-    const text = $("change-text").value.trim();
-    if (state && text) send({ type: "move", game: state.game, board: focus, move: text });
-  };
+  // A written change may be any text: the server plays it if it is a
+  // legal change, or says why not.
+  const change = (text) => { if (state && text) send({ type: "move", game: state.game, board: focus, move: text }); };
+  $("change").onclick = () => change($("change-movement").value);
+  $("change-typed").onclick = () => change($("change-text").value.trim());
   $("strength-kind").onchange = () => {
     $("strength").value = { movetime: 1000, depth: 8, nodes: 100000 }[$("strength-kind").value];
   };
