@@ -219,9 +219,12 @@ def chess960_positions(count, seed):
     return out
 
 
-def protean_divide(variant, fen, depth):
+def protean_divide(variant, fen, depth, variants_file=None):
+    """Protean's count below each root move; `variants_file` is loaded
+    first (`--variants`) for a variant defined in a file."""
+    loads = ["--variants", str(variants_file)] if variants_file else []
     out = subprocess.run(
-        [protean_binary(), "perft", "--variant", variant, "--fen", fen, "--depth", str(depth), "--divide"],
+        [protean_binary(), "perft", *loads, "--variant", variant, "--fen", fen, "--depth", str(depth), "--divide"],
         capture_output=True, text=True, timeout=120,
     )
     if out.returncode != 0:

@@ -2,6 +2,7 @@
 //! session on standard input) and its tools.
 
 mod bench_command;
+mod check_command;
 mod datagen_command;
 mod engine_process;
 mod epd_command;
@@ -23,6 +24,10 @@ use std::process::ExitCode;
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
+    /// Load the variants of this file (Fairy-Stockfish's INI format) before
+    /// anything else; may be given more than once.
+    #[arg(long, global = true, value_name = "FILE")]
+    variants: Vec<std::path::PathBuf>,
 }
 
 #[derive(Subcommand)]
@@ -45,12 +50,20 @@ enum Command {
     Datagen(datagen_command::DatagenArgs),
     /// Fit a variant's evaluation weights to datagen's game results (Texel's method) and write them as a weights file.
     Tune(tune_command::TuneArgs),
+    /// Read a variant file (Fairy-Stockfish's INI format): each variant as Protean plays it, with perft, or every mistake with its line.
+    Check(check_command::CheckArgs),
     /// Every game in a browser: a web server with the page, against the engine or another person.
     Serve(serve::ServeArgs),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    for path in &cli.variants {
+        if let Err(errors) = protean_rules::variants::load_file(path) {
+            errors.iter().for_each(|e| eprintln!("error: {e}"));
+            return ExitCode::FAILURE;
+        }
+    }
     let result = match cli.command {
         None => {
             engine_loop();
@@ -64,6 +77,7 @@ fn main() -> ExitCode {
         Some(Command::Datagen(args)) => datagen_command::run(&args),
         Some(Command::Tune(args)) => tune_command::run(&args),
         Some(Command::Serve(args)) => serve::run(&args),
+        Some(Command::Check(args)) => check_command::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -204,3 +204,34 @@ fn help_prints_usage() {
         assert!(text.starts_with("usage: protean match") && text.contains("-sprt"), "{text}");
     }
 }
+
+#[test]
+fn a_variant_loaded_from_a_file_is_played_and_refereed() {
+    // The match loads the file (`--variants`), and so does each engine
+    // (`VariantPath`); the PGN replays under the loaded rules.
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("epd/variants/capablanca.ini");
+    let file = file.to_str().unwrap();
+    let pgn = temp("capablanca.pgn");
+    let engine = |name: &str| [format!("cmd={}", protean()), format!("name={name}"), format!("option.VariantPath={file}")];
+    let mut args = vec!["--variants".to_string(), file.to_string(), "match".to_string(), "-engine".into()];
+    args.extend(engine("P1"));
+    args.push("-engine".into());
+    args.extend(engine("P2"));
+    args.extend(["-each", "depth=3", "-variant", "capablanca", "-games", "2", "-maxmoves", "60", "-pgnout", pgn.to_str().unwrap()].map(String::from));
+    let out = Command::new(protean()).args(&args).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success() && text.contains("Finished match"), "{text}");
+    variants::load(&std::fs::read_to_string(file).unwrap()).unwrap();
+    let rules = AnyRules::by_name("capablanca").unwrap();
+    let played = games(&pgn);
+    assert_eq!(played.len(), 2);
+    for (tags, moves) in played {
+        assert_eq!(tag(&tags, "Variant"), Some("capablanca"));
+        let mut pos = rules.from_fen(tag(&tags, "FEN").unwrap()).unwrap();
+        assert!(moves.len() > 10, "{moves:?}");
+        for san in &moves {
+            pos.play_san(san).unwrap_or_else(|e| panic!("{san}: {e} in {}", pos.fen()));
+        }
+    }
+    let _ = std::fs::remove_file(pgn);
+}

@@ -140,11 +140,11 @@ fn router(hub: Arc<Hub>) -> Router {
         .with_state(hub)
 }
 
-/// The variants a game may be started in here.
-fn playable_variants() -> Vec<&'static str> {
-    let mut names = protean_rules::variants::NAMES.to_vec();
-    names.push("perplexichess");
-    names
+/// The variants a game may be started in here: the built-in ones,
+/// Perplexichess, and those loaded from files (`--variants`).
+fn playable_variants() -> Vec<String> {
+    let builtin = protean_rules::variants::NAMES.iter().chain(&["perplexichess"]).map(|n| n.to_string());
+    builtin.chain(protean_rules::variants::loaded_names()).collect()
 }
 
 fn asset(content_type: &'static str, body: &'static str) -> Response {

@@ -125,9 +125,10 @@ impl Uci {
         self.out.line(&format!("option name UCI_Elo type spin default {low} min {low} max {high}"));
         self.out.line(&format!("option name Split Turns type check default {}", protean_search::SPLIT_TURNS_BY_DEFAULT));
         self.out.line(&format!("option name Contempt type spin default {} min -{MAX_CONTEMPT} max {MAX_CONTEMPT}", protean_search::CONTEMPT_BY_DEFAULT));
-        let vars: String = variants::VARIANTS.iter().map(|n| format!(" var {}", n.uci)).collect();
+        let vars: String = variants::VARIANTS.iter().map(|n| n.uci.to_string()).chain(variants::loaded_names()).map(|n| format!(" var {n}")).collect();
         self.out.line(&format!("option name UCI_Variant type combo default chess{vars}"));
         self.out.line("option name UCI_Chess960 type check default false");
+        self.out.line("option name VariantPath type string default <empty>");
         self.out.line("option name UCI_ShowWDL type check default false");
         self.out.line("uciok");
     }
@@ -177,6 +178,7 @@ impl Uci {
                 self.select_variant(&self.variant.clone()).inspect_err(|_| self.chess960 = was)
             }),
             "uci_variant" => self.select_variant(value.unwrap_or("")),
+            "variantpath" => self.load_variants(value.unwrap_or("")),
             "uci_showwdl" => check(value).map(|on| self.show_wdl = on),
             _ => Err(format!("unknown option '{name}'")),
         };
@@ -211,13 +213,32 @@ impl Uci {
         }
     }
 
+    /// `VariantPath`: loads the variants of a file (Fairy-Stockfish's INI
+    /// format), which `UCI_Variant` then takes; each mistake of a bad file
+    /// is an `info string` with its line, and nothing of it loads.
+    fn load_variants(&mut self, path: &str) -> Result<(), String> {
+        if path.is_empty() || path == "<empty>" {
+            return Ok(());
+        }
+        match variants::load_file(std::path::Path::new(path)) {
+            Ok(names) => {
+                self.info_string(&format!("variants loaded from {path}: {}", names.join(", ")));
+                Ok(())
+            }
+            Err(errors) => {
+                errors.iter().for_each(|e| self.info_string(e));
+                Err(format!("{path}: nothing loaded"))
+            }
+        }
+    }
+
     /// Sets `UCI_Variant` (under `UCI_Chess960`, chess is Chess960) and
     /// starts from its start position.
     fn select_variant(&mut self, name: &str) -> Result<(), String> {
-        let names = variants::names(name).ok_or_else(|| protean_rules::UnknownVariant(name.to_string()).to_string())?;
-        let own = if self.chess960 && names.name == "standard" { "chess960" } else { names.name };
+        let own_name = variants::own_name(name).ok_or_else(|| protean_rules::UnknownVariant(name.to_string()).to_string())?;
+        let own = if self.chess960 && own_name == "standard" { "chess960" } else { own_name.as_str() };
         let rules = AnyRules::by_name(own).map_err(|e| e.to_string())?;
-        self.variant = names.name.to_string();
+        self.variant = own_name;
         self.engine.set_position(rules.start());
         self.given = (vec!["startpos".into()], Vec::new());
         self.rules = rules;

@@ -27,6 +27,7 @@ pub mod tables;
 pub mod tiles;
 pub mod transfer;
 pub mod variant;
+pub mod variant_file;
 pub mod variants;
 mod zobrist;
 

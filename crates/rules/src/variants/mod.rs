@@ -9,6 +9,41 @@ mod perfect;
 mod standard;
 
 use crate::variant::Variant;
+use crate::variant_file::{self, VariantFileError};
+use std::sync::RwLock;
+
+/// Variants loaded from files (`load`), after the built-in ones.
+static LOADED: RwLock<Vec<Variant>> = RwLock::new(Vec::new());
+
+/// Loads the variants of a variant file (see `variant_file`), replacing
+/// loaded ones of the same name, and returns their names. A file with any
+/// mistake loads nothing: every mistake is returned, with its line.
+pub fn load(text: &str) -> Result<Vec<String>, Vec<VariantFileError>> {
+    let parsed = variant_file::parse(text, |name| names(name).is_some())?;
+    let mut loaded = LOADED.write().unwrap_or_else(|e| e.into_inner());
+    let mut added = Vec::new();
+    for v in parsed {
+        loaded.retain(|l| !l.name.eq_ignore_ascii_case(&v.name));
+        added.push(v.name.clone());
+        loaded.push(v);
+    }
+    Ok(added)
+}
+
+/// Reads and loads a variant file; the errors as lines to show.
+pub fn load_file(path: &std::path::Path) -> Result<Vec<String>, Vec<String>> {
+    let text = std::fs::read_to_string(path).map_err(|e| vec![format!("{}: {e}", path.display())])?;
+    load(&text).map_err(|errors| errors.iter().map(|e| format!("{}: {e}", path.display())).collect())
+}
+
+/// The names of the variants loaded from files, in the order loaded.
+pub fn loaded_names() -> Vec<String> {
+    LOADED.read().unwrap_or_else(|e| e.into_inner()).iter().map(|v| v.name.clone()).collect()
+}
+
+fn loaded(name: &str) -> Option<Variant> {
+    LOADED.read().unwrap_or_else(|e| e.into_inner()).iter().find(|v| v.name.eq_ignore_ascii_case(name)).cloned()
+}
 
 /// A variant's names. Protean's own is the one it writes in errors, help
 /// and PGN; UCI and XBoard show theirs (the names their GUIs send); every
@@ -43,9 +78,16 @@ pub fn names(name: &str) -> Option<&'static Names> {
     VARIANTS.iter().find(|n| n.name == name || n.uci == name || n.xboard == name || n.aliases.contains(&name.as_str()))
 }
 
-/// The variant called `name` (its own name or any alias).
+/// The variant called `name` (its own name or any alias, or a loaded
+/// variant's name).
 pub fn by_name(name: &str) -> Option<Variant> {
-    names(name).map(|n| (n.make)())
+    names(name).map(|n| (n.make)()).or_else(|| loaded(name))
+}
+
+/// A variant's own name, given any of its names: a built-in's, or a
+/// loaded variant's as its file writes it.
+pub fn own_name(name: &str) -> Option<String> {
+    names(name).map(|n| n.name.to_string()).or_else(|| loaded(name).map(|v| v.name))
 }
 
 /// UCI's name of a variant given by any of its names (itself if unknown).
@@ -61,7 +103,8 @@ pub fn xboard_name(name: &str) -> &str {
 /// Each variant with its aliases, for help texts: `standard (chess,
 /// normal), ...`.
 pub fn described() -> String {
-    VARIANTS.iter().map(|n| format!("{} ({})", n.name, n.aliases.join(", "))).collect::<Vec<_>>().join(", ")
+    let builtin = VARIANTS.iter().map(|n| format!("{} ({})", n.name, n.aliases.join(", ")));
+    builtin.chain(loaded_names()).collect::<Vec<_>>().join(", ")
 }
 
 #[cfg(test)]

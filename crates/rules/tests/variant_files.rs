@@ -1,0 +1,71 @@
+//! Variants read from Fairy-Stockfish's INI format (`variant_file`): a
+//! reference file loads as is and plays as its variant should; a file with
+//! mistakes names each one with its line and loads nothing.
+
+use protean_rules::{variant_file, variants, AnyRules};
+
+const PERFECT_INI: &str = include_str!("../../../engine-tests/reference/perfect.ini");
+
+fn builtin(name: &str) -> bool {
+    variants::names(name).is_some()
+}
+
+#[test]
+fn fairy_stockfishs_perfect_chess_file_loads_as_is_and_gives_its_perft() {
+    let loaded = variants::load(PERFECT_INI).expect("perfect.ini loads");
+    assert_eq!(loaded, ["perfectchess9"]);
+    let rules = AnyRules::by_name("perfectchess9").expect("loaded");
+    let mut start = rules.start();
+    // Perfect Chess's perft (the castling difference the file states does
+    // not show this shallow).
+    assert_eq!((1..=4).map(|d| start.perft(d)).collect::<Vec<_>>(), [22, 484, 12_228, 308_253]);
+    assert!(variants::loaded_names().contains(&"perfectchess9".to_string()));
+    assert!(variants::described().contains("perfectchess9"));
+}
+
+#[test]
+fn every_mistake_is_named_with_its_line_and_nothing_loads() {
+    let text = "\
+# a file with four mistakes
+[broken:chess]
+maxFile = j
+flyingPieces = true
+customPiece1 = z:Xq7
+startFen = rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1
+
+[kingless:chess]
+king = -
+";
+    let errors = variant_file::parse(text, builtin).expect_err("mistakes");
+    let lines: Vec<usize> = errors.iter().map(|e| e.line).collect();
+    assert_eq!(lines, [4, 5, 6, 8], "{errors:?}");
+    assert!(errors[0].message.contains("flyingPieces"), "{}", errors[0]);
+    assert!(errors[1].message.contains("Xq7"), "{}", errors[1]);
+    assert!(errors[2].message.contains("startFen"), "{}", errors[2]);
+    assert!(errors[3].message.contains("no king"), "{}", errors[3]);
+    assert!(variants::load(text).is_err());
+    assert!(AnyRules::by_name("broken").is_err() && AnyRules::by_name("kingless").is_err(), "nothing of a bad file loads");
+}
+
+#[test]
+fn a_section_inherits_from_one_earlier_in_the_file_and_built_in_names_are_kept() {
+    let text = "[tiny:chess]\nmaxRank = 5\nmaxFile = e\nstartFen = rnbqk/ppppp/5/PPPPP/RNBQK w - - 0 1\ndoubleStep = false\ncastling = false\npromotionRegionWhite = *5\n\n[tinier:tiny]\nqueen = -\nstartFen = rnbk1/ppppp/5/PPPPP/RNBK1 w - - 0 1\npromotionPieceTypes = rbn\n";
+    let parsed = variant_file::parse(text, builtin).expect("loads");
+    assert_eq!(parsed.len(), 2);
+    assert_eq!(parsed[1].geometry.width(), 5);
+    assert!(parsed[1].piece_by_letter('Q').is_none());
+    assert_eq!(parsed[1].promotion.ranks, [4, 0]);
+    let errors = variant_file::parse("[chess]\nmaxRank = 9\n[x:nowhere]\n", builtin).expect_err("refused");
+    assert!(errors.iter().any(|e| e.line == 1 && e.message.contains("built-in")), "{errors:?}");
+    assert!(errors.iter().any(|e| e.line == 3 && e.message.contains("nowhere")), "{errors:?}");
+}
+
+#[test]
+fn rules_protean_does_not_have_are_refused_not_ignored() {
+    for (line, key) in [("stalemateValue = loss", "stalemateValue"), ("promotionRegionWhite = a8 b8", "promotionRegionWhite"), ("pieceDrops = true", "pieceDrops"), ("cannon = c", "cannon")] {
+        let errors = variant_file::parse(&format!("[v:chess]\n{line}\n"), builtin).expect_err(line);
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        assert_eq!(errors[0].line, 2);
+        assert!(errors[0].message.starts_with(key), "{}", errors[0]);
+    }
+}
