@@ -64,3 +64,16 @@ fn uci_loads_a_variant_path_and_keeps_going_after_a_bad_one() {
     assert!(text.contains("unknown variant 'bad'") && text.contains("readyok"), "{text}");
     let _ = std::fs::remove_file(bad);
 }
+
+#[test]
+fn xboard_is_taught_a_loaded_variant_with_setup_and_piece_lines() {
+    let mut child = Command::new(protean()).args(["--variants", &root("epd/variants/capablanca.ini")]).stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().unwrap();
+    child.stdin.take().unwrap().write_all(b"xboard\nprotover 2\nvariant capablanca\nquit\n").unwrap();
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    let features = text.lines().find(|l| l.starts_with("feature myname")).unwrap();
+    assert!(features.contains(",capablanca\""), "{features}");
+    // The archbishop and the chancellor take XBoard's own A and C images.
+    assert!(text.contains("setup (PNBRQ..ACKpnbrq..ack) 10x8+0_fairy rnabqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR w KQkq - 0 1"), "{text}");
+    assert!(text.contains("piece A& BN") && text.contains("piece C& RN") && text.contains("piece K& KisO3"), "{text}");
+}

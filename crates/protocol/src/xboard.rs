@@ -626,12 +626,16 @@ fn target_marks<B: Bitboard>(p: &mut Position<B>, from: usize) -> Vec<Option<cha
 pub fn engine_defined_variant(pos: &AnyPosition) -> Vec<String> {
     let variant = pos.variant();
     let g = variant.geometry;
-    // XBoard's piece order is P N B R Q ... K; with fewer letters than its
-    // 22 types, the gap falls before the king, so our P N B R Q K map onto
-    // XBoard's own pawn, knight, bishop, rook, queen and king images.
-    // The table is positional: a kind the variant lacks is a '.'.
-    let order = ['P', 'N', 'B', 'R', 'Q', 'K'];
-    let letters: String = order.iter().map(|&c| if variant.piece_by_letter(c).is_some() { c } else { '.' }).collect();
+    // XBoard's table is positional, in its own order of piece types
+    // (P N B R Q F E A C W M O H I J G D V L S U, then the king last);
+    // a type the variant lacks is a '.', and the table stops after the
+    // last type used, the king closing it. So P N B R Q K and the fairy
+    // letters XBoard knows (an archbishop A, a chancellor C) get XBoard's
+    // own images; a letter outside its order gets none.
+    const ORDER: &str = "PNBRQFEACWMOHIJGDVLSU";
+    let used = ORDER.rfind(|c| variant.piece_by_letter(c).is_some()).unwrap_or(0);
+    let mut letters: String = ORDER[..=used].chars().map(|c| if variant.piece_by_letter(c).is_some() { c } else { '.' }).collect();
+    letters.push(if variant.piece_by_letter('K').is_some() { 'K' } else { '.' });
     // XBoard's FEN has six fields; a seventh (Beyond Chess's shuttle
     // count) is ours alone.
     let fen: Vec<&str> = variant.start_fen.split_whitespace().take(6).collect();
