@@ -27,7 +27,7 @@ use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::Sender;
 use std::sync::{Arc, Mutex};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 use std::sync::MutexGuard;
 use tokio::sync::mpsc;
 
@@ -51,6 +51,12 @@ const MAX_FRAME_BYTES: usize = 1024 * 1024;
 /// Messages waiting for a page that reads slowly; a page this far behind
 /// is dropped from its game.
 const OUTGOING_QUEUE: usize = 1024;
+/// The server pings each page this often; a page silent for
+/// `Hub::silence_limit` (pongs count) is taken for gone and leaves its
+/// game, as is one that cannot take a message within `SEND_LIMIT`.
+const PING_EVERY: Duration = Duration::from_secs(20);
+const SILENCE_LIMIT: Duration = Duration::from_secs(60);
+const SEND_LIMIT: Duration = Duration::from_secs(30);
 /// A socket may send this many messages at once, then this many a second.
 const BURST: f64 = 20.0;
 const PER_SECOND: f64 = 20.0;
@@ -60,11 +66,18 @@ const SCRIPT: &str = include_str!("page/app.js");
 const STYLE: &str = include_str!("page/style.css");
 
 /// The games being played, by number, as the channels of their referees.
-#[derive(Default)]
 struct Hub {
     games: Mutex<HashMap<u64, Sender<Command>>>,
     next_game: AtomicU64,
     next_client: AtomicU64,
+    /// How long a page may stay silent (tests shorten it).
+    silence_limit: Duration,
+}
+
+impl Default for Hub {
+    fn default() -> Self {
+        Hub { games: Mutex::default(), next_game: AtomicU64::default(), next_client: AtomicU64::default(), silence_limit: SILENCE_LIMIT }
+    }
 }
 
 /// Takes a game off the hub when its referee ends, however it ends.
@@ -200,24 +213,37 @@ async fn serve_socket(mut socket: WebSocket, hub: Arc<Hub>) {
     let (out, mut outgoing) = mpsc::channel::<String>(OUTGOING_QUEUE);
     let mut session = Session { hub, id, out, game: None };
     let mut limit = RateLimit::new();
+    let mut heartbeat = tokio::time::interval(PING_EVERY.min(session.hub.silence_limit / 2));
+    let mut last_heard = Instant::now();
     loop {
         tokio::select! {
-            incoming = socket.recv() => match incoming {
-                Some(Ok(Message::Text(text))) => {
-                    if text.len() > MAX_MESSAGE_BYTES {
-                        session.error(None, format!("message of {} bytes refused: at most {MAX_MESSAGE_BYTES}", text.len()));
-                    } else if limit.allow() {
-                        session.handle(text.as_str());
-                    } else {
-                        session.error(None, format!("too many messages: at most {PER_SECOND} a second; this one was ignored"));
+            incoming = socket.recv() => {
+                last_heard = Instant::now();
+                match incoming {
+                    Some(Ok(Message::Text(text))) => {
+                        if text.len() > MAX_MESSAGE_BYTES {
+                            session.error(None, format!("message of {} bytes refused: at most {MAX_MESSAGE_BYTES}", text.len()));
+                        } else if limit.allow() {
+                            session.handle(text.as_str());
+                        } else {
+                            session.error(None, format!("too many messages: at most {PER_SECOND} a second; this one was ignored"));
+                        }
                     }
+                    Some(Ok(Message::Binary(_))) => session.error(None, "binary messages are not understood; send JSON text".into()),
+                    Some(Ok(Message::Ping(_) | Message::Pong(_))) => {}
+                    Some(Ok(Message::Close(_)) | Err(_)) | None => break,
                 }
-                Some(Ok(Message::Binary(_))) => session.error(None, "binary messages are not understood; send JSON text".into()),
-                Some(Ok(Message::Ping(_) | Message::Pong(_))) => {}
-                Some(Ok(Message::Close(_)) | Err(_)) | None => break,
-            },
+            }
             Some(text) = outgoing.recv() => {
-                if socket.send(Message::Text(text.into())).await.is_err() {
+                if !matches!(tokio::time::timeout(SEND_LIMIT, socket.send(Message::Text(text.into()))).await, Ok(Ok(()))) {
+                    break;
+                }
+            }
+            _ = heartbeat.tick() => {
+                if last_heard.elapsed() > session.hub.silence_limit {
+                    break;
+                }
+                if !matches!(tokio::time::timeout(SEND_LIMIT, socket.send(Message::Ping(Vec::new().into()))).await, Ok(Ok(()))) {
                     break;
                 }
             }

@@ -13,9 +13,13 @@ use tokio_tungstenite::tungstenite::Message;
 type Socket = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
 
 async fn server() -> std::net::SocketAddr {
+    server_with(Hub::default()).await
+}
+
+async fn server_with(hub: Hub) -> std::net::SocketAddr {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
     let address = listener.local_addr().expect("address");
-    tokio::spawn(async move { axum::serve(listener, router(Arc::new(Hub::default()))).await });
+    tokio::spawn(async move { axum::serve(listener, router(Arc::new(hub))).await });
     address
 }
 
@@ -341,4 +345,26 @@ async fn next_message(socket: &mut Socket) -> Value {
             return serde_json::from_str(&text).expect("JSON");
         }
     }
+}
+
+#[tokio::test]
+async fn a_page_that_goes_silent_is_taken_for_gone() {
+    // The page stops reading (so it answers no ping): its game ends once
+    // the silence limit has passed, while a page that reads stays.
+    let address = server_with(Hub { silence_limit: Duration::from_secs(1), ..Hub::default() }).await;
+    let mut silent = connect(address).await;
+    send(&mut silent, json!({"type": "new", "variant": "standard", "players": ["human", "human"]})).await;
+    let silent_game = next(&mut silent, "state").await["game"].as_u64().unwrap();
+    let mut awake = connect(address).await;
+    send(&mut awake, json!({"type": "new", "variant": "standard", "players": ["human", "human"]})).await;
+    let awake_game = next(&mut awake, "state").await["game"].as_u64().unwrap();
+    let reader = tokio::spawn(async move {
+        // Reading answers the server's pings.
+        while let Some(Ok(_)) = awake.next().await {}
+    });
+    tokio::time::sleep(Duration::from_millis(2500)).await;
+    assert_eq!(http_get(address, &format!("/api/games/{silent_game}")).await.0, 404, "the silent page's game ended");
+    assert_eq!(http_get(address, &format!("/api/games/{awake_game}")).await.0, 200, "the reading page's game goes on");
+    reader.abort();
+    drop(silent);
 }
