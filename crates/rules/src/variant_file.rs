@@ -421,12 +421,9 @@ fn finish(d: &Draft) -> Result<Variant, Vec<VariantFileError>> {
     if d.castling {
         variant.castling = castling(&variant, d.castling_files);
     }
-    if let Err(e) = AnyRules::new(variant.clone()) {
-        errors.push(err(fen_line, format!("startFen: {}", e.0)));
-        return Err(errors);
-    }
-    let rules = AnyRules::new(variant.clone()).expect("compiled above");
-    match rules.from_fen(fen) {
+    // Compiling the tables reads the start position once more, under
+    // every rule; then each side must have its king there.
+    match AnyRules::new(variant.clone()).map_err(|e| e.0).and_then(|rules| rules.from_fen(fen).map_err(|e| e.to_string())) {
         Ok(start) => {
             let kings = crate::with_position!(&start, p => [crate::Color::White, crate::Color::Black].map(|c| p.king(c).is_some()));
             if kings != [true, true] {
