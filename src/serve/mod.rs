@@ -156,8 +156,9 @@ fn router(hub: Arc<Hub>) -> Router {
 /// The variants a game may be started in here: the built-in ones,
 /// Perplexichess, and those loaded from files (`--variants`).
 fn playable_variants() -> Vec<String> {
-    let builtin = protean_rules::variants::NAMES.iter().chain(&["perplexichess"]).map(|n| n.to_string());
-    builtin.chain(protean_rules::variants::loaded_names()).collect()
+    let mut names = protean_rules::variants::listed(|n| n.name);
+    names.insert(protean_rules::variants::VARIANTS.len(), "perplexichess".into());
+    names
 }
 
 fn asset(content_type: &'static str, body: &'static str) -> Response {

@@ -125,7 +125,7 @@ impl Uci {
         self.out.line(&format!("option name UCI_Elo type spin default {low} min {low} max {high}"));
         self.out.line(&format!("option name Split Turns type check default {}", protean_search::SPLIT_TURNS_BY_DEFAULT));
         self.out.line(&format!("option name Contempt type spin default {} min -{MAX_CONTEMPT} max {MAX_CONTEMPT}", protean_search::CONTEMPT_BY_DEFAULT));
-        let vars: String = variants::VARIANTS.iter().map(|n| n.uci.to_string()).chain(variants::loaded_names()).map(|n| format!(" var {n}")).collect();
+        let vars: String = variants::listed(|n| n.uci).iter().map(|n| format!(" var {n}")).collect();
         self.out.line(&format!("option name UCI_Variant type combo default chess{vars}"));
         self.out.line("option name UCI_Chess960 type check default false");
         self.out.line("option name VariantPath type string default <empty>");

@@ -276,7 +276,7 @@ impl XBoard {
     }
 
     fn features(&self) {
-        let vars: Vec<String> = variants::VARIANTS.iter().map(|n| n.xboard.to_string()).chain(variants::loaded_names()).collect();
+        let vars = variants::listed(|n| n.xboard);
         self.out.line(&format!(
             "feature myname=\"Protean {}\" ping=1 setboard=1 usermove=1 san=0 sigint=0 sigterm=0 colors=0 analyze=1 memory=1 smp=1 exclude=0 highlight=1 variants=\"{}\" option=\"Move Overhead -spin 10 0 5000\" done=1",
             env!("CARGO_PKG_VERSION"),

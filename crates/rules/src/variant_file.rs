@@ -86,9 +86,8 @@ const DISPLAY_KEYS: &[&str] = &["pieceToCharTable", "variantTemplate"];
 #[derive(Clone, Debug)]
 struct DraftPiece {
     /// The key that made it (`knight`, `customPiece1`), which a later key
-    /// of the same name replaces.
+    /// of the same name replaces; also the piece's name.
     key: String,
-    name: String,
     letter: char,
     /// `None` for the pawn, whose Betza depends on `doubleStep`.
     betza: Option<String>,
@@ -108,24 +107,31 @@ struct Draft {
     double_step: bool,
     /// Ranks (from 1) of the double step, with the lines that gave them.
     double_step_ranks: [Option<(u8, usize)>; 2],
-    /// Ranks (from 1) of promotion; Black's `None`: White's mirrored.
-    promotion_ranks: [Option<u8>; 2],
-    promotion_letters: Vec<char>,
+    /// Ranks (from 1) of promotion, with the lines that gave them.
+    promotion_ranks: [(u8, usize); 2],
+    /// `promotionRank`: a zone from this rank up, which the regions
+    /// override.
+    promotion_zone: Option<(u8, usize)>,
+    promotion_regions_given: bool,
+    promotion_letters: (Vec<char>, usize),
     mandatory_promotion: bool,
     castling: bool,
-    castling_files: [u8; 2],
+    /// The king's destination files, kingside and queenside, with lines.
+    castling_files: [(u8, usize); 2],
+    /// Letters of the pieces that castle with the king
+    /// (`castlingRookPieces`); the `rook` unless given.
+    castling_rooks: Option<Vec<char>>,
     n_move_rule: u16,
     n_fold_rule: u8,
 }
 
 impl Draft {
-    /// Standard chess, as Fairy-Stockfish's `chess` and `fairy` start.
+    /// Standard chess, as Fairy-Stockfish's `chess` starts.
     fn chess(name: &str, line: usize) -> Draft {
         let piece = |key: &str, letter: char, role| DraftPiece {
             key: key.into(),
-            name: key.into(),
             letter,
-            betza: (role != Role::Pawn).then(|| NAMED_PIECES.iter().find(|(k, _)| *k == key).expect("a named piece").1.to_string()),
+            betza: (role != Role::Pawn).then(|| named_betza(key).expect("a named piece").to_string()),
             role,
             line,
         };
@@ -147,16 +153,37 @@ impl Draft {
             // unless its file says otherwise.
             double_step: true,
             double_step_ranks: [Some((2, line)), Some((7, line))],
-            promotion_ranks: [Some(8), Some(1)],
-            promotion_letters: vec!['Q', 'R', 'B', 'N'],
+            promotion_ranks: [(8, line), (1, line)],
+            promotion_zone: None,
+            promotion_regions_given: false,
+            promotion_letters: (vec!['Q', 'R', 'B', 'N'], line),
             mandatory_promotion: true,
             castling: true,
-            castling_files: [6, 2],
+            castling_files: [(6, line), (2, line)],
+            castling_rooks: None,
             n_move_rule: 50,
             n_fold_rule: 3,
         }
     }
+
+    /// Fairy-Stockfish's `fairy`: chess with a silver, a fers, an
+    /// archbishop, a chancellor and a commoner available to the file.
+    fn fairy(name: &str, line: usize) -> Draft {
+        let mut d = Draft::chess(name, line);
+        for (key, letter) in [("silver", 'S'), ("fers", 'F'), ("archbishop", 'A'), ("chancellor", 'C'), ("commoner", 'M')] {
+            d.pieces.push(DraftPiece { key: key.into(), letter, betza: Some(named_betza(key).expect("a named piece").into()), role: Role::Other, line });
+        }
+        d
+    }
 }
+
+fn named_betza(key: &str) -> Option<&'static str> {
+    NAMED_PIECES.iter().find(|(k, _)| *k == key).map(|(_, b)| *b)
+}
+
+/// Names a section may not take: the built-ins' (checked by the caller),
+/// the parents', and the team game played over Flexichess boards.
+const RESERVED_NAMES: &[&str] = &["fairy", "perplexichess"];
 
 /// Reads every section of `text`. `known` answers whether a variant of
 /// that name exists already (a section may not take a built-in's name).
@@ -166,8 +193,9 @@ pub fn parse(text: &str, known: impl Fn(&str) -> bool) -> Result<Vec<Variant>, V
     let mut current: Option<Draft> = None;
     for (i, raw) in text.lines().enumerate() {
         let line = i + 1;
-        let content = raw.split(['#', ';']).next().unwrap_or("").trim();
-        if content.is_empty() {
+        // As in Fairy-Stockfish, a comment is a whole line.
+        let content = raw.trim();
+        if content.is_empty() || content.starts_with(['#', ';']) {
             continue;
         }
         let mut fail = |message: String| errors.push(VariantFileError { line, message });
@@ -183,13 +211,20 @@ pub fn parse(text: &str, known: impl Fn(&str) -> bool) -> Result<Vec<Variant>, V
             };
             if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-') {
                 fail(format!("'{name}' is not a variant name (letters, digits, '-', '_')"));
-            } else if known(name) {
+            } else if known(name) || RESERVED_NAMES.iter().any(|r| r.eq_ignore_ascii_case(name)) {
                 fail(format!("'{name}' is the name of a built-in variant"));
             } else if drafts.iter().any(|d| d.name.eq_ignore_ascii_case(name)) {
                 fail(format!("variant '{name}' is defined twice in this file"));
             }
             current = Some(match parent {
-                None | Some("chess") | Some("fairy") => Draft::chess(name, line),
+                Some("chess") => Draft::chess(name, line),
+                Some("fairy") => Draft::fairy(name, line),
+                None => {
+                    // Fairy-Stockfish starts such a section from nothing,
+                    // which Protean would only guess at.
+                    fail(format!("[{name}] needs a parent: [{name}:chess], [{name}:fairy] or a variant earlier in this file"));
+                    Draft::chess(name, line)
+                }
                 Some(parent) => match drafts.iter().find(|d| d.name.eq_ignore_ascii_case(parent)) {
                     Some(d) => Draft { name: name.into(), line, ..d.clone() },
                     None => {
@@ -273,42 +308,75 @@ fn apply(d: &mut Draft, key: &str, value: &str, line: usize) -> Result<(), Strin
         "doubleStep" => d.double_step = boolean(value)?,
         "doubleStepRegionWhite" => d.double_step_ranks[0] = Some((whole_rank(value)?, line)),
         "doubleStepRegionBlack" => d.double_step_ranks[1] = Some((whole_rank(value)?, line)),
-        "promotionRegionWhite" => d.promotion_ranks[0] = Some(whole_rank(value)?),
-        "promotionRegionBlack" => d.promotion_ranks[1] = Some(whole_rank(value)?),
-        "promotionRank" => {
-            let rank = number::<u8>(value)?;
-            d.promotion_ranks = [Some(rank), None];
+        "promotionRegionWhite" | "promotionRegionBlack" => {
+            d.promotion_ranks[usize::from(key.ends_with("Black"))] = (whole_rank(value)?, line);
+            d.promotion_regions_given = true;
         }
-        "promotionPieceTypes" => {
-            if !value.chars().all(|c| c.is_ascii_alphabetic()) {
-                return Err(format!("'{value}' is not a list of piece letters"));
-            }
-            d.promotion_letters = value.chars().map(|c| c.to_ascii_uppercase()).collect();
-        }
+        "promotionRank" => d.promotion_zone = Some((number::<u8>(value).ok().filter(|r| *r >= 1).ok_or_else(|| format!("'{value}' is not a rank"))?, line)),
+        "promotionPieceTypes" => d.promotion_letters = (letters(value)?, line),
+        "castlingRookPieces" | "castlingRookPiece" => d.castling_rooks = Some(letters(value)?),
         "mandatoryPawnPromotion" => d.mandatory_promotion = boolean(value)?,
         "castling" => d.castling = boolean(value)?,
-        "castlingKingsideFile" => d.castling_files[0] = file_index(value)?,
-        "castlingQueensideFile" => d.castling_files[1] = file_index(value)?,
+        "castlingKingsideFile" => d.castling_files[0] = (file_index(value)?, line),
+        "castlingQueensideFile" => d.castling_files[1] = (file_index(value)?, line),
         "nMoveRule" => d.n_move_rule = number(value)?,
         "nFoldRule" => d.n_fold_rule = number::<u8>(value).ok().filter(|n| *n >= 2).ok_or_else(|| format!("'{value}' is not a repetition count of 2 or more"))?,
-        _ if key.starts_with("customPiece") && key["customPiece".len()..].parse::<u8>().is_ok() => {
+        _ if key.strip_prefix("customPiece").and_then(|n| n.parse::<u8>().ok()).is_some_and(|n| (1..=25).contains(&n)) => {
             let Some((letter, betza)) = value.split_once(':') else { return Err(format!("'{value}' is not letter:Betza")) };
-            set_piece(d, key, key, letter, Some(betza.trim().to_string()), line)?;
+            let betza = betza.trim();
+            read_alike(betza)?;
+            set_piece(d, key, letter, Some(betza.to_string()), line)?;
         }
-        "pawn" => set_piece(d, key, key, value, None, line)?,
-        _ => match NAMED_PIECES.iter().find(|(k, _)| *k == key) {
-            Some((_, betza)) => set_piece(d, key, key, value, Some(betza.to_string()), line)?,
+        "pawn" => set_piece(d, key, value, None, line)?,
+        _ => match named_betza(key) {
+            Some(betza) => set_piece(d, key, value, Some(betza.to_string()), line)?,
             None => return Err("Protean does not know this key, or cannot play the rule it sets".into()),
         },
     }
     Ok(())
 }
 
-/// Adds, replaces (same key) or, with the letter `-`, removes a piece.
-fn set_piece(d: &mut Draft, key: &str, name: &str, letter: &str, betza: Option<String>, line: usize) -> Result<(), String> {
+/// Piece letters (`qrbn`), upper case.
+fn letters(value: &str) -> Result<Vec<char>, String> {
+    if value.is_empty() || !value.chars().all(|c| c.is_ascii_alphabetic()) {
+        return Err(format!("'{value}' is not a list of piece letters"));
+    }
+    Ok(value.chars().map(|c| c.to_ascii_uppercase()).collect())
+}
+
+/// Refuses the Betza that Fairy-Stockfish and Protean read differently:
+/// one of `f b l r` alone on an oblique leaper (`fN`: two jumps there,
+/// four here; write `ff`, `fs`, `fl`...) and initial moves (`i`: inside
+/// the double-step region there, from the start ranks here).
+fn read_alike(betza: &str) -> Result<(), String> {
+    if betza.contains('i') {
+        return Err(format!("'{betza}': initial moves (i) are read differently by Fairy-Stockfish and Protean"));
+    }
+    let mut modifiers = String::new();
+    for c in betza.chars() {
+        if c.is_ascii_lowercase() {
+            modifiers.push(c);
+            continue;
+        }
+        let directions: Vec<char> = modifiers.chars().filter(|m| "fblrvs".contains(*m)).collect();
+        if "NCZ".contains(c) && directions.len() == 1 && "fblr".contains(directions[0]) {
+            return Err(format!("'{betza}': a lone '{}' on {c} is two jumps in Fairy-Stockfish and four in Protean; write them doubled ({0}{0}{c}) or paired", directions[0]));
+        }
+        modifiers.clear();
+    }
+    Ok(())
+}
+
+/// Adds, replaces (same key) or, with the letter `-`, removes a piece; a
+/// piece removed is no longer a promotion choice (as in Fairy-Stockfish).
+fn set_piece(d: &mut Draft, key: &str, letter: &str, betza: Option<String>, line: usize) -> Result<(), String> {
     let letter = letter.trim();
+    let old = d.pieces.iter().find(|p| p.key == key).map(|p| p.letter);
     d.pieces.retain(|p| p.key != key);
     if letter == "-" {
+        if let Some(gone) = old {
+            d.promotion_letters.0.retain(|l| *l != gone);
+        }
         return Ok(());
     }
     let mut chars = letter.chars();
@@ -317,14 +385,17 @@ fn set_piece(d: &mut Draft, key: &str, name: &str, letter: &str, betza: Option<S
         _ => return Err(format!("'{letter}' is not one piece letter (or - to remove the piece)")),
     };
     if let Some(other) = d.pieces.iter().find(|p| p.letter == letter) {
-        return Err(format!("letter {letter} is already the {}'s (line {})", other.name, other.line));
+        return Err(format!("letter {letter} is already the {}'s (line {})", other.key, other.line));
     }
     let role = match key {
         "pawn" => Role::Pawn,
         "king" => Role::Royal,
         _ => Role::Other,
     };
-    d.pieces.push(DraftPiece { key: key.into(), name: name.into(), letter, betza, role, line });
+    if let Some(was) = old {
+        d.promotion_letters.0.iter_mut().filter(|l| **l == was).for_each(|l| *l = letter);
+    }
+    d.pieces.push(DraftPiece { key: key.into(), letter, betza, role, line });
     Ok(())
 }
 
@@ -333,14 +404,14 @@ fn finish(d: &Draft) -> Result<Variant, Vec<VariantFileError>> {
     let mut errors = Vec::new();
     let err = |line: usize, message: String| VariantFileError { line, message: format!("[{}] {message}", d.name) };
     let Some(geometry) = Geometry::new(d.files, d.ranks) else {
-        errors.push(err(d.line, format!("a {}x{} board is larger than Protean's 256 cells", d.files, d.ranks)));
+        errors.push(err(d.line, format!("a {}x{} board is more than Protean's 26 files or 256 cells", d.files, d.ranks)));
         return Err(errors);
     };
     let (fen, fen_line) = (&d.start_fen.0, d.start_fen.1);
     // Pawns double-step from the ranks they start on in Protean: a region
     // elsewhere is a rule it does not have.
     let pawn_ranks = |white: bool| -> Vec<u8> {
-        let rows: Vec<&str> = fen.split(' ').next().unwrap_or("").split('/').collect();
+        let rows = placement_rows(fen);
         let mut ranks: Vec<u8> = rows
             .iter()
             .enumerate()
@@ -369,7 +440,7 @@ fn finish(d: &Draft) -> Result<Variant, Vec<VariantFileError>> {
             None if d.double_step => "fmWfcFifmR2".into(),
             None => "fmWfcF".into(),
         };
-        match PieceDef::new(&p.name, p.letter, &betza, p.role) {
+        match PieceDef::new(&p.key, p.letter, &betza, p.role) {
             Ok(def) => pieces.push(def),
             Err(e) => errors.push(err(p.line, format!("{}: bad Betza '{betza}': {e}", p.key))),
         }
@@ -377,21 +448,39 @@ fn finish(d: &Draft) -> Result<Variant, Vec<VariantFileError>> {
     if !pieces.iter().any(|p| p.role == Role::Royal) {
         errors.push(err(d.line, "no king: Protean's games need a royal piece (king = k)".into()));
     }
-    let choices: Vec<usize> = d
-        .promotion_letters
+    let (promotion_letters, letters_line) = &d.promotion_letters;
+    let choices: Vec<usize> = promotion_letters
         .iter()
         .filter_map(|l| match pieces.iter().position(|p| p.letter == *l) {
             Some(i) => Some(i),
             None => {
-                errors.push(err(d.line, format!("promotionPieceTypes names {l}, which is no piece here")));
+                errors.push(err(*letters_line, format!("promotionPieceTypes names {l}, which is no piece here")));
                 None
             }
         })
         .collect();
-    let white_rank = d.promotion_ranks[0].unwrap_or(d.ranks);
-    let black_rank = d.promotion_ranks[1].unwrap_or(d.ranks + 1 - white_rank.min(d.ranks));
-    if white_rank > d.ranks || black_rank > d.ranks || black_rank == 0 {
-        errors.push(err(d.line, format!("promotion ranks {white_rank} and {black_rank} are not on a board of {} ranks", d.ranks)));
+    // promotionRank is a zone from that rank to the last, and yields to
+    // the regions; Protean promotes on one rank a side.
+    let [mut white, mut black] = d.promotion_ranks;
+    if let (Some((rank, line)), false) = (d.promotion_zone, d.promotion_regions_given) {
+        if rank != d.ranks {
+            errors.push(err(line, format!("promotionRank: a zone from rank {rank} to {}; Protean promotes on one rank a side", d.ranks)));
+        }
+        (white, black) = ((rank, line), (d.ranks + 1 - rank.min(d.ranks), line));
+    }
+    for (rank, line) in [white, black] {
+        if rank == 0 || rank > d.ranks {
+            errors.push(err(line, format!("promotion on rank {rank}, which is not on a board of {} ranks", d.ranks)));
+        }
+    }
+    let (white_rank, black_rank) = (white.0, black.0);
+    for (i, (file, line)) in d.castling_files.into_iter().enumerate().filter(|_| d.castling) {
+        // The rook lands beside the king, inside: both on the board.
+        let fits = if i == 0 { (1..d.files).contains(&file) } else { file + 1 < d.files };
+        if !fits {
+            let side = if i == 0 { "castlingKingsideFile" } else { "castlingQueensideFile" };
+            errors.push(err(line, format!("{side}: file {} leaves no cell for the rook on a board of {} files", (b'a' + file) as char, d.files)));
+        }
     }
     if !errors.is_empty() {
         return Err(errors);
@@ -419,11 +508,21 @@ fn finish(d: &Draft) -> Result<Variant, Vec<VariantFileError>> {
     // A lone knight or bishop cannot mate, as in chess.
     variant.draws.minor_pieces = variant.pieces.iter().enumerate().filter(|(_, p)| p.betza == "N" || p.betza == "B").map(|(i, _)| i).collect();
     if d.castling {
-        variant.castling = castling(&variant, d.castling_files);
+        let letter_of = |key: &str| d.pieces.iter().find(|p| p.key == key).map(|p| p.letter);
+        let rooks = d.castling_rooks.clone().unwrap_or_else(|| letter_of("rook").into_iter().collect());
+        variant.castling = castling(&variant, d.castling_files.map(|(f, _)| f), letter_of("king"), &rooks);
+    }
+    // Rights for a castling the variant does not have mean nothing, as in
+    // Fairy-Stockfish: the start position keeps only the others.
+    let mut fields: Vec<String> = variant.start_fen.split(' ').map(str::to_string).collect();
+    if let Some(rights) = fields.get_mut(2) {
+        let kept: String = rights.chars().filter(|c| variant.castling.iter().any(|d| d.fen_letter == c.to_ascii_uppercase())).collect();
+        *rights = if kept.is_empty() { "-".into() } else { kept };
+        variant.start_fen = fields.join(" ");
     }
     // Compiling the tables reads the start position once more, under
     // every rule; then each side must have its king there.
-    match AnyRules::new(variant.clone()).map_err(|e| e.0).and_then(|rules| rules.from_fen(fen).map_err(|e| e.to_string())) {
+    match AnyRules::new(variant.clone()).map_err(|e| e.0).and_then(|rules| rules.from_fen(&variant.start_fen).map_err(|e| e.to_string())) {
         Ok(start) => {
             let kings = crate::with_position!(&start, p => [crate::Color::White, crate::Color::Black].map(|c| p.king(c).is_some()));
             if kings != [true, true] {
@@ -439,14 +538,21 @@ fn finish(d: &Draft) -> Result<Variant, Vec<VariantFileError>> {
     }
 }
 
+/// The rows of a FEN's placement, from the top.
+fn placement_rows(fen: &str) -> Vec<&str> {
+    fen.split(' ').next().unwrap_or("").split('/').collect()
+}
+
 /// The cells of one FEN row, left to right: a piece letter or empty
-/// (counts of empty cells may have two digits on wide boards).
+/// (counts of empty cells may have two digits on wide boards; a count
+/// past any board's width stops growing, and the row does not fit).
 fn row_cells(row: &str) -> Vec<Option<char>> {
+    const PAST_ANY_WIDTH: usize = 27;
     let mut cells = Vec::new();
     let mut empty = 0;
     for c in row.chars() {
         match c.to_digit(10) {
-            Some(n) => empty = empty * 10 + n as usize,
+            Some(n) => empty = (empty * 10 + n as usize).min(PAST_ANY_WIDTH),
             None => {
                 cells.extend(std::iter::repeat_n(None, empty));
                 empty = 0;
@@ -461,7 +567,7 @@ fn row_cells(row: &str) -> Vec<Option<char>> {
 /// Whether a FEN's placement has the board's ranks and files, before its
 /// pieces are known (so that a bad piece and a bad FEN are both named).
 fn fen_fits(fen: &str, files: u8, ranks: u8) -> Result<(), String> {
-    let rows: Vec<&str> = fen.split(' ').next().unwrap_or("").split('/').collect();
+    let rows = placement_rows(fen);
     if rows.len() != ranks as usize {
         return Err(format!("{} ranks, but the board has {ranks}", rows.len()));
     }
@@ -474,19 +580,19 @@ fn fen_fits(fen: &str, files: u8, ranks: u8) -> Result<(), String> {
     Ok(())
 }
 
-/// Fairy-Stockfish's castling: the king on the first rank goes to the
-/// kingside or queenside file, the outermost rook on that side lands
-/// beside it, inside.
-fn castling(variant: &Variant, [kingside, queenside]: [u8; 2]) -> Vec<CastlingDef> {
-    let files = row_cells(variant.start_fen.split(' ').next().unwrap_or("").split('/').next_back().unwrap_or(""));
-    let king = files.iter().position(|c| *c == Some('K'));
-    let rooks: Vec<usize> = files.iter().enumerate().filter(|(_, c)| **c == Some('R')).map(|(i, _)| i).collect();
-    let Some(king) = king else { return Vec::new() };
+/// Fairy-Stockfish's castling: the king (the `king` piece) on the first
+/// rank goes to the kingside or queenside file, the outermost castling
+/// piece on that side (the `rook`, or `castlingRookPieces`) lands beside
+/// it, inside. The files are checked to fit the board before.
+fn castling(variant: &Variant, [kingside, queenside]: [u8; 2], king: Option<char>, rooks: &[char]) -> Vec<CastlingDef> {
+    let files = row_cells(placement_rows(&variant.start_fen).last().copied().unwrap_or(""));
+    let Some(king) = king.and_then(|k| files.iter().position(|c| *c == Some(k))) else { return Vec::new() };
+    let rook_files: Vec<usize> = files.iter().enumerate().filter(|(_, c)| c.is_some_and(|c| rooks.contains(&c))).map(|(i, _)| i).collect();
     let mut defs = Vec::new();
-    if let Some(&rook) = rooks.iter().filter(|&&r| r > king).max() {
+    if let Some(&rook) = rook_files.iter().filter(|&&r| r > king).max() {
         defs.push(CastlingDef { fen_letter: 'K', king_from: (king as u8, 0), king_to: (kingside, 0), rook_from: (rook as u8, 0), rook_to: (kingside - 1, 0), rook_must_be_safe: false });
     }
-    if let Some(&rook) = rooks.iter().filter(|&&r| r < king).min() {
+    if let Some(&rook) = rook_files.iter().filter(|&&r| r < king).min() {
         defs.push(CastlingDef { fen_letter: 'Q', king_from: (king as u8, 0), king_to: (queenside, 0), rook_from: (rook as u8, 0), rook_to: (queenside + 1, 0), rook_must_be_safe: false });
     }
     defs

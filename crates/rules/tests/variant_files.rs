@@ -69,3 +69,44 @@ fn rules_protean_does_not_have_are_refused_not_ignored() {
         assert!(errors[0].message.starts_with(key), "{}", errors[0]);
     }
 }
+
+#[test]
+fn what_fairy_stockfish_reads_otherwise_is_refused_and_odd_values_do_not_panic() {
+    for (body, key, complaint) in [
+        ("customPiece1 = z:fN", "customPiece1", "two jumps in Fairy-Stockfish"),
+        ("customPiece1 = z:ifmW", "customPiece1", "initial moves"),
+        ("customPiece0 = z:W", "customPiece0", "does not know"),
+        ("promotionRank = 7", "promotionRank", "one rank a side"),
+        ("promotionRank = 0", "promotionRank", "not a rank"),
+        ("castlingKingsideFile = a", "castlingKingsideFile", "no cell for the rook"),
+        ("castlingQueensideFile = h", "castlingQueensideFile", "no cell for the rook"),
+        ("castlingKingsideFile = 200", "castlingKingsideFile", "no cell for the rook"),
+        ("startFen = 99999999999999999999/8/8/8/8/8/8/8 w - - 0 1", "startFen", "cells, but the board has 8 files"),
+    ] {
+        let errors = variant_file::parse(&format!("[v:chess]\n{body}\n"), builtin).expect_err(body);
+        assert!(errors.iter().any(|e| e.line == 2 && e.message.contains(key) && e.message.contains(complaint)), "{body}: {errors:?}");
+    }
+    let errors = variant_file::parse("[v]\nmaxRank = 8\n", builtin).expect_err("no parent");
+    assert!(errors[0].line == 1 && errors[0].message.contains("needs a parent"), "{errors:?}");
+    for name in ["fairy", "perplexichess", "Chess"] {
+        assert!(variant_file::parse(&format!("[{name}:chess]\n"), builtin).is_err(), "{name}");
+    }
+}
+
+#[test]
+fn a_removed_piece_is_no_promotion_choice_and_castling_takes_the_rook_piece() {
+    // As Fairy-Stockfish reads New Zealand chess without naming the
+    // promotion choices or the castling rook: the removed rook and knight
+    // go from the choices, and the new `r` is no `rook`, so no castling.
+    let text = "[nz:chess]\nrook = -\nknight = -\ncustomPiece1 = r:mRcN\ncustomPiece2 = n:mNcR\n";
+    let v = &variant_file::parse(text, builtin).expect("loads")[0];
+    let choices: Vec<char> = v.promotion.choices.iter().map(|&k| v.pieces[k].letter).collect();
+    assert_eq!(choices, ['Q', 'B']);
+    assert!(v.castling.is_empty());
+    let v = &variant_file::parse(&format!("{text}castlingRookPieces = r\npromotionPieceTypes = qrbn\n"), builtin).expect("loads")[0];
+    assert_eq!(v.castling.len(), 2);
+    assert_eq!(v.promotion.choices.len(), 4);
+    // A piece given another letter stays a choice under its new letter.
+    let v = &variant_file::parse("[x:chess]\nbishop = x\nstartFen = rnxqkxnr/pppppppp/8/8/8/8/PPPPPPPP/RNXQKXNR w KQkq - 0 1\n", builtin).expect("loads")[0];
+    assert!(v.promotion.choices.iter().any(|&k| v.pieces[k].letter == 'X'));
+}

@@ -36,6 +36,12 @@ pub fn load_file(path: &std::path::Path) -> Result<Vec<String>, Vec<String>> {
     load(&text).map_err(|errors| errors.iter().map(|e| format!("{}: {e}", path.display())).collect())
 }
 
+/// Every variant's name as a protocol lists it: the built-ins' by
+/// `name_of` (`|n| n.uci`), then the loaded ones' own.
+pub fn listed(name_of: fn(&Names) -> &'static str) -> Vec<String> {
+    VARIANTS.iter().map(|n| name_of(n).to_string()).chain(loaded_names()).collect()
+}
+
 /// The names of the variants loaded from files, in the order loaded.
 pub fn loaded_names() -> Vec<String> {
     LOADED.read().unwrap_or_else(|e| e.into_inner()).iter().map(|v| v.name.clone()).collect()
