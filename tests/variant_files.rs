@@ -47,9 +47,10 @@ fn uci_loads_a_variant_path_and_keeps_going_after_a_bad_one() {
     let bad = bad_file("uci");
     let mut child = Command::new(protean()).stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().unwrap();
     let script = format!(
-        "uci\nsetoption name VariantPath value {}\nsetoption name VariantPath value {}\nuci\nsetoption name UCI_Variant value janus\nposition startpos moves b2b4 j7j5\nsetoption name UCI_Variant value bad\nisready\nquit\n",
+        "uci\nsetoption name VariantPath value {}\nsetoption name VariantPath value {}:{}\nuci\nsetoption name UCI_Variant value janus\nposition startpos moves b2b4 j7j5\nsetoption name UCI_Variant value bad\nisready\nquit\n",
         bad.display(),
-        root("epd/variants/janus.ini")
+        root("epd/variants/janus.ini"),
+        root("epd/variants/gothic.ini")
     );
     child.stdin.take().unwrap().write_all(script.as_bytes()).unwrap();
     let out = child.wait_with_output().unwrap();
@@ -58,7 +59,7 @@ fn uci_loads_a_variant_path_and_keeps_going_after_a_bad_one() {
     assert!(text.contains("variants loaded from") && text.contains(": janus"), "{text}");
     let combos: Vec<&str> = text.lines().filter(|l| l.starts_with("option name UCI_Variant")).collect();
     assert_eq!(combos.len(), 2);
-    assert!(!combos[0].contains("janus") && combos[1].ends_with("var janus"), "{combos:?}");
+    assert!(!combos[0].contains("janus") && combos[1].ends_with("var janus var gothic"), "two files, as Fairy-Stockfish joins them: {combos:?}");
     assert!(text.contains("info string variant janus files 10 ranks 8"), "{text}");
     assert!(!text.contains("illegal move"), "a janus position was set up: {text}");
     assert!(text.contains("unknown variant 'bad'") && text.contains("readyok"), "{text}");

@@ -214,22 +214,26 @@ impl Uci {
     }
 
     /// `VariantPath`: loads the variants of a file (Fairy-Stockfish's INI
-    /// format), which `UCI_Variant` then takes; each mistake of a bad file
-    /// is an `info string` with its line, and nothing of it loads.
-    fn load_variants(&mut self, path: &str) -> Result<(), String> {
-        if path.is_empty() || path == "<empty>" {
+    /// format), or of several joined by the system's path separator (`:`,
+    /// `;` on Windows) as Fairy-Stockfish reads them, which `UCI_Variant`
+    /// then takes. Each mistake of a bad file is an `info string` with its
+    /// line, and nothing of that file loads.
+    fn load_variants(&mut self, paths: &str) -> Result<(), String> {
+        if paths.is_empty() || paths == "<empty>" {
             return Ok(());
         }
-        match variants::load_file(std::path::Path::new(path)) {
-            Ok(names) => {
-                self.info_string(&format!("variants loaded from {path}: {}", names.join(", ")));
-                Ok(())
-            }
-            Err(errors) => {
-                errors.iter().for_each(|e| self.info_string(e));
-                Err(format!("{path}: nothing loaded"))
+        let mut failed = Vec::new();
+        for path in std::env::split_paths(paths) {
+            let shown = path.display().to_string();
+            match variants::load_file(&path) {
+                Ok(names) => self.info_string(&format!("variants loaded from {shown}: {}", names.join(", "))),
+                Err(errors) => {
+                    errors.iter().for_each(|e| self.info_string(e));
+                    failed.push(shown);
+                }
             }
         }
+        if failed.is_empty() { Ok(()) } else { Err(format!("{}: nothing loaded", failed.join(", "))) }
     }
 
     /// Sets `UCI_Variant` (under `UCI_Chess960`, chess is Chess960) and
