@@ -25,10 +25,15 @@
 //! `stalemateValue = draw`, `nFoldValue = draw`, `chess960 = false`,
 //! `pocketSize = 0`. Keys that only change how a GUI shows a variant
 //! (`pieceToCharTable`, `variantTemplate`) are accepted and have no effect.
+//!
+//! Protean's own rules have keys of their own: `castlingRookSafe`,
+//! `repetitionByPlacement`, `kingSwapsWith`, `bareKingMoves`, and
+//! Flexichess's catalogue, `ruleChanges` and `pawnRuleChanges`
+//! (`name:Betza, ...`).
 
 use crate::any::AnyRules;
 use crate::geometry::Geometry;
-use crate::variant::{CastlingDef, CastlingStart, DrawRules, PieceDef, PromotionDef, Repetition, Role, Variant};
+use crate::variant::{CastlingDef, CastlingStart, DrawRules, PieceDef, PromotionDef, Redefinition, Repetition, Role, Variant};
 use std::fmt;
 
 /// A mistake in a variant file, with the line it is on (from 1).
@@ -123,6 +128,12 @@ struct Draft {
     castling_rooks: Option<Vec<char>>,
     n_move_rule: u16,
     n_fold_rule: u8,
+    /// Protean's own keys (see `apply`).
+    castling_rook_safe: bool,
+    repetition_by_placement: bool,
+    king_swaps_with: Option<(char, usize)>,
+    bare_king_moves: Option<u16>,
+    rule_changes: Vec<Redefinition>,
 }
 
 impl Draft {
@@ -163,6 +174,11 @@ impl Draft {
             castling_rooks: None,
             n_move_rule: 50,
             n_fold_rule: 3,
+            castling_rook_safe: false,
+            repetition_by_placement: false,
+            king_swaps_with: None,
+            bare_king_moves: None,
+            rule_changes: Vec::new(),
         }
     }
 
@@ -320,6 +336,20 @@ fn apply(d: &mut Draft, key: &str, value: &str, line: usize) -> Result<(), Strin
         "castlingKingsideFile" => d.castling_files[0] = (file_index(value)?, line),
         "castlingQueensideFile" => d.castling_files[1] = (file_index(value)?, line),
         "nMoveRule" => d.n_move_rule = number(value)?,
+        // Protean's own rules, which Fairy-Stockfish does not have.
+        "castlingRookSafe" => d.castling_rook_safe = boolean(value)?,
+        "repetitionByPlacement" => d.repetition_by_placement = boolean(value)?,
+        "kingSwapsWith" => d.king_swaps_with = Some((letters(value).ok().filter(|l| l.len() == 1).ok_or_else(|| format!("'{value}' is not one piece letter"))?[0], line)),
+        "bareKingMoves" => d.bare_king_moves = Some(number::<u16>(value).ok().filter(|n| *n > 0).ok_or_else(|| format!("'{value}' is not a move count"))?),
+        "ruleChanges" | "pawnRuleChanges" => {
+            let role = if key == "ruleChanges" { Role::Other } else { Role::Pawn };
+            d.rule_changes.retain(|r| r.role != role);
+            for entry in value.split(',').map(str::trim) {
+                let Some((name, betza)) = entry.rsplit_once(':') else { return Err(format!("'{entry}' is not name:Betza")) };
+                crate::betza::parse(betza.trim()).map_err(|e| format!("'{entry}': {e}"))?;
+                d.rule_changes.push(Redefinition { name: name.trim().into(), betza: betza.trim().into(), role });
+            }
+        }
         "nFoldRule" => d.n_fold_rule = number::<u8>(value).ok().filter(|n| *n >= 2).ok_or_else(|| format!("'{value}' is not a repetition count of 2 or more"))?,
         _ if key.strip_prefix("customPiece").and_then(|n| n.parse::<u8>().ok()).is_some_and(|n| (1..=25).contains(&n)) => {
             let Some((letter, betza)) = value.split_once(':') else { return Err(format!("'{value}' is not letter:Betza")) };
@@ -474,6 +504,13 @@ fn finish(d: &Draft) -> Result<Variant, Vec<VariantFileError>> {
         }
     }
     let (white_rank, black_rank) = (white.0, black.0);
+    let king_swaps_with = d.king_swaps_with.and_then(|(letter, line)| {
+        let kind = pieces.iter().position(|p| p.letter == letter);
+        if kind.is_none() {
+            errors.push(err(line, format!("kingSwapsWith: {letter} is no piece here")));
+        }
+        kind
+    });
     for (i, (file, line)) in d.castling_files.into_iter().enumerate().filter(|_| d.castling) {
         // The rook lands beside the king, inside: both on the board.
         let fits = if i == 0 { (1..d.files).contains(&file) } else { file + 1 < d.files };
@@ -496,14 +533,14 @@ fn finish(d: &Draft) -> Result<Variant, Vec<VariantFileError>> {
         promotion: PromotionDef { ranks: [white_rank - 1, black_rank - 1], choices, mandatory: d.mandatory_promotion },
         draws: DrawRules {
             quiet_plies: (d.n_move_rule > 0).then(|| d.n_move_rule.saturating_mul(2)),
-            repetition: Repetition::FullPosition,
+            repetition: if d.repetition_by_placement { Repetition::Placement } else { Repetition::FullPosition },
             repetition_count: d.n_fold_rule,
             minor_pieces: Vec::new(),
-            bare_king_moves: None,
+            bare_king_moves: d.bare_king_moves,
         },
-        king_swaps_with: None,
+        king_swaps_with,
         tiles: None,
-        redefinitions: Vec::new(),
+        redefinitions: d.rule_changes.clone(),
     };
     // A lone knight or bishop cannot mate, as in chess.
     variant.draws.minor_pieces = variant.pieces.iter().enumerate().filter(|(_, p)| p.betza == "N" || p.betza == "B").map(|(i, _)| i).collect();
@@ -511,6 +548,7 @@ fn finish(d: &Draft) -> Result<Variant, Vec<VariantFileError>> {
         let letter_of = |key: &str| d.pieces.iter().find(|p| p.key == key).map(|p| p.letter);
         let rooks = d.castling_rooks.clone().unwrap_or_else(|| letter_of("rook").into_iter().collect());
         variant.castling = castling(&variant, d.castling_files.map(|(f, _)| f), letter_of("king"), &rooks);
+        variant.castling.iter_mut().for_each(|c| c.rook_must_be_safe = d.castling_rook_safe);
     }
     // Rights for a castling the variant does not have mean nothing, as in
     // Fairy-Stockfish: the start position keeps only the others.

@@ -110,3 +110,42 @@ fn a_removed_piece_is_no_promotion_choice_and_castling_takes_the_rook_piece() {
     let v = &variant_file::parse("[x:chess]\nbishop = x\nstartFen = rnxqkxnr/pppppppp/8/8/8/8/PPPPPPPP/RNXQKXNR w KQkq - 0 1\n", builtin).expect("loads")[0];
     assert!(v.promotion.choices.iter().any(|&k| v.pieces[k].letter == 'X'));
 }
+
+#[test]
+fn protean_keys_write_flexichess_and_perfect_chess_from_a_file() {
+    use protean_rules::variants::flexichess::{PAWN_MOVEMENTS, PIECE_MOVEMENTS};
+    let list = |entries: &[(&str, &str)]| entries.iter().map(|(n, b)| format!("{n}:{b}")).collect::<Vec<_>>().join(", ");
+    let text = format!("[flexifile:chess]\nruleChanges = {}\npawnRuleChanges = {}\n", list(PIECE_MOVEMENTS), list(PAWN_MOVEMENTS));
+    let v = variant_file::parse(&text, builtin).expect("loads").remove(0);
+    let builtin_flexi = variants::by_name("flexichess").unwrap();
+    assert_eq!(v.redefinitions, builtin_flexi.redefinitions);
+    let mut start = AnyRules::new(v).unwrap().start();
+    assert_eq!((1..=3).map(|d| start.perft(d)).collect::<Vec<_>>(), [79, 6_308, 511_962], "Flexichess's perft");
+
+    // Perfect Chess with Protean's castling (the castle's own cell must be
+    // safe) and repetition by placement: the built-in rules, where
+    // Fairy-Stockfish's file differs. The black rook on i9 attacks i1.
+    let ours = format!("{PERFECT_INI}castlingRookSafe = true\nrepetitionByPlacement = true\n").replace("[perfectchess9:", "[perfectfile:");
+    let v = variant_file::parse(&ours, builtin).expect("loads").remove(0);
+    let builtin_perfect = variants::by_name("perfect").unwrap();
+    assert_eq!((&v.castling, &v.draws.repetition), (&builtin_perfect.castling, &builtin_perfect.draws.repetition));
+    let fen = "r3k3r/9/9/9/9/9/9/9/R3K3R w KQkq - 0 1";
+    let mut from_file = AnyRules::new(v).unwrap().from_fen(fen).unwrap();
+    let mut built_in = AnyRules::by_name("perfect").unwrap().from_fen(fen).unwrap();
+    let (mut a, mut b) = (from_file.legal_moves(), built_in.legal_moves());
+    a.sort();
+    b.sort();
+    assert_eq!(a, b);
+    assert!(!a.contains(&"e1h1".to_string()), "no castling onto an attacked rook cell");
+    assert_eq!(from_file.perft(3), built_in.perft(3));
+}
+
+#[test]
+fn the_king_may_swap_with_a_piece_a_file_names() {
+    let v = variant_file::parse("[swap:chess]\nkingSwapsWith = r\ncastling = false\nstartFen = 4k3/8/8/8/8/8/8/3RK3 w - - 0 1\n", builtin).expect("loads").remove(0);
+    let mut p = AnyRules::new(v).unwrap().start();
+    p.play("e1d1").expect("the king and the rook trade places");
+    assert!(p.fen().starts_with("4k3/8/8/8/8/8/8/3KR3 b"), "{}", p.fen());
+    let errors = variant_file::parse("[swap:chess]\nkingSwapsWith = z\n", builtin).expect_err("no z");
+    assert!(errors[0].line == 2 && errors[0].message.contains("kingSwapsWith"), "{errors:?}");
+}
