@@ -104,18 +104,6 @@ impl BoardResult {
     }
 }
 
-/// Two different boards of a game, both to change.
-pub(crate) fn two_mut<T>(items: &mut [T], a: usize, b: usize) -> (&mut T, &mut T) {
-    assert_ne!(a, b, "a transfer joins two different boards");
-    if a < b {
-        let (lo, hi) = items.split_at_mut(b);
-        (&mut lo[a], &mut hi[0])
-    } else {
-        let (lo, hi) = items.split_at_mut(a);
-        (&mut hi[0], &mut lo[b])
-    }
-}
-
 /// Moves the piece of a transfer from one position to the other if the
 /// rules allow it, and returns its letter and the comments both boards'
 /// records get (`{transfer out: white N d4 to board 3...}`, `at` appended).
@@ -174,7 +162,8 @@ fn parse_transfer(line: &str, boards: usize) -> Result<Transfer, String> {
     }
 }
 
-fn side_name(c: Color) -> &'static str {
+/// A side as the team game and the page write it: `white`, `black`.
+pub(crate) fn side_name(c: Color) -> &'static str {
     if c == Color::White { "white" } else { "black" }
 }
 
@@ -339,7 +328,7 @@ fn play_round(boards: &mut [Board], base_ms: u64, inc_ms: u64, max_plies: usize)
 /// Carries out a transfer if the rules allow it, and records it on both
 /// boards with the game's clock.
 fn make_transfer(boards: &mut [Board], t: &Transfer, start: Instant) -> Result<(), String> {
-    let (a, b) = two_mut(boards, t.from, t.to);
+    let [a, b] = boards.get_disjoint_mut([t.from, t.to]).map_err(|e| format!("boards {} and {}: {e}", t.from + 1, t.to + 1))?;
     let secs = start.elapsed().as_secs_f64();
     let (letter, [out, into]) = transfer_between(&mut a.position, &mut b.position, t, &format!(" at {secs:.1}s"))?;
     eprintln!("transfer: {} {letter} {} from board {} to board {} at {secs:.1}s", side_name(t.color), t.cell, t.from + 1, t.to + 1);

@@ -132,6 +132,12 @@ impl Table {
         })
     }
 
+    /// Ends the engine's search; a move it still reports is stale.
+    fn stop_search(&mut self) {
+        self.thinking = None;
+        self.engine.halt();
+    }
+
     fn to_move(&self) -> Player {
         self.players[self.position.side_to_move() as usize]
     }
@@ -195,14 +201,14 @@ impl Table {
         let running = self.result.is_none().then_some(stm);
         let clocks = self.clocks.as_ref().map(|c| {
             let left = Color::ALL.map(|side| if running == Some(side) { c.left[side as usize].saturating_sub(c.since.elapsed()) } else { c.left[side as usize] });
-            messages::ClocksView { white_ms: left[0].as_millis() as u64, black_ms: left[1].as_millis() as u64, running: running.map(view::color_name) }
+            messages::ClocksView { white_ms: left[0].as_millis() as u64, black_ms: left[1].as_millis() as u64, running: running.map(team_game::side_name) }
         });
         messages::BoardStateView {
             board_number: index,
             players: messages::PlayersView { white: self.players[0], black: self.players[1] },
             fen: self.position.fen(),
             board: view::board(&self.position),
-            side_to_move: view::color_name(stm),
+            side_to_move: team_game::side_name(stm),
             legal: view::by_origin(legal),
             rule_changes,
             piece_rules: view::piece_rules(&self.position),
@@ -242,15 +248,7 @@ impl Table {
 }
 
 fn lost_on_time(c: Color) -> BoardResult {
-    BoardResult::Won(!c, format!("{} lost on time", view::color_name(c)))
-}
-
-impl Table {
-    /// Ends the engine's search; a move it still reports is stale.
-    fn stop_search(&mut self) {
-        self.thinking = None;
-        self.engine.halt();
-    }
+    BoardResult::Won(!c, format!("{} lost on time", team_game::side_name(c)))
 }
 
 fn error(game: u64, message: String) -> ServerMessage {
@@ -272,6 +270,11 @@ impl Game {
             }
             let rules = AnyRules::by_name("flexichess").map_err(|e| e.to_string())?;
             let seat = spec.seat.unwrap_or(messages::Seat::Watch);
+            if let messages::Seat::Board { board, .. } = seat {
+                if board >= boards {
+                    return Err(format!("there is no board {} of {boards}", board + 1));
+                }
+            }
             let mut tables = Vec::new();
             for board in 0..boards {
                 let mut players = [Player::Engine; 2];
@@ -281,11 +284,6 @@ impl Game {
                     }
                 }
                 tables.push(Table::new(players, rules.start(), spec.clock.as_ref(), TEAM_BOARD_HASH_MIB)?);
-            }
-            if let messages::Seat::Board { board, .. } = seat {
-                if board >= boards {
-                    return Err(format!("there is no board {} of {boards}", board + 1));
-                }
             }
             let human = match seat {
                 messages::Seat::Strategist { color } => Some(Color::from(color)),
@@ -570,7 +568,7 @@ impl Game {
         if self.tables[t.to].result.is_some() {
             return Err(format!("board {} is over", t.to + 1));
         }
-        let (a, b) = team_game::two_mut(&mut self.tables, t.from, t.to);
+        let [a, b] = self.tables.get_disjoint_mut([t.from, t.to]).map_err(|e| format!("boards {} and {}: {e}", t.from + 1, t.to + 1))?;
         let (_, [out, into]) = team_game::transfer_between(&mut a.position, &mut b.position, t, "")?;
         a.record.push(out);
         b.record.push(into);

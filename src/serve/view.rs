@@ -69,13 +69,6 @@ pub struct PieceRuleView {
     pub changed: bool,
 }
 
-pub fn color_name(c: Color) -> &'static str {
-    match c {
-        Color::White => "white",
-        Color::Black => "black",
-    }
-}
-
 pub fn board(position: &AnyPosition) -> BoardView {
     with_position!(position, p => {
         let rules = p.rules();

@@ -292,12 +292,17 @@ fn number<T: std::str::FromStr>(value: &str) -> Result<T, String> {
     value.parse().map_err(|_| format!("'{value}' is not a number in range"))
 }
 
+/// A number that `fits`; else the error says it is not `what`.
+fn number_where<T: std::str::FromStr>(value: &str, fits: impl Fn(&T) -> bool, what: &str) -> Result<T, String> {
+    value.parse().ok().filter(fits).ok_or_else(|| format!("'{value}' is not {what}"))
+}
+
 /// A file as a letter (`i`) or a count (`9`), as an index from 0.
 fn file_index(value: &str) -> Result<u8, String> {
     let mut chars = value.chars();
     match (chars.next(), chars.next()) {
         (Some(c), None) if c.is_ascii_lowercase() => Ok(c as u8 - b'a'),
-        _ => number::<u8>(value).ok().filter(|n| *n >= 1).map(|n| n - 1).ok_or_else(|| format!("'{value}' is not a file")),
+        _ => number_where::<u8>(value, |n| *n >= 1, "a file").map(|n| n - 1),
     }
 }
 
@@ -318,7 +323,7 @@ fn apply(d: &mut Draft, key: &str, value: &str, line: usize) -> Result<(), Strin
         return Ok(());
     }
     match key {
-        "maxRank" => d.ranks = number::<u8>(value).ok().filter(|r| (1..=26).contains(r)).ok_or_else(|| format!("'{value}' is not a rank count from 1 to 26"))?,
+        "maxRank" => d.ranks = number_where(value, |r: &u8| (1..=26).contains(r), "a rank count from 1 to 26")?,
         "maxFile" => d.files = file_index(value)? + 1,
         "startFen" => d.start_fen = (value.to_string(), line),
         "doubleStep" => d.double_step = boolean(value)?,
@@ -328,7 +333,7 @@ fn apply(d: &mut Draft, key: &str, value: &str, line: usize) -> Result<(), Strin
             d.promotion_ranks[usize::from(key.ends_with("Black"))] = (whole_rank(value)?, line);
             d.promotion_regions_given = true;
         }
-        "promotionRank" => d.promotion_zone = Some((number::<u8>(value).ok().filter(|r| *r >= 1).ok_or_else(|| format!("'{value}' is not a rank"))?, line)),
+        "promotionRank" => d.promotion_zone = Some((number_where(value, |r: &u8| *r >= 1, "a rank")?, line)),
         "promotionPieceTypes" => d.promotion_letters = (letters(value)?, line),
         "castlingRookPieces" | "castlingRookPiece" => d.castling_rooks = Some(letters(value)?),
         "mandatoryPawnPromotion" => d.mandatory_promotion = boolean(value)?,
@@ -340,7 +345,7 @@ fn apply(d: &mut Draft, key: &str, value: &str, line: usize) -> Result<(), Strin
         "castlingRookSafe" => d.castling_rook_safe = boolean(value)?,
         "repetitionByPlacement" => d.repetition_by_placement = boolean(value)?,
         "kingSwapsWith" => d.king_swaps_with = Some((letters(value).ok().filter(|l| l.len() == 1).ok_or_else(|| format!("'{value}' is not one piece letter"))?[0], line)),
-        "bareKingMoves" => d.bare_king_moves = Some(number::<u16>(value).ok().filter(|n| *n > 0).ok_or_else(|| format!("'{value}' is not a move count"))?),
+        "bareKingMoves" => d.bare_king_moves = Some(number_where(value, |n: &u16| *n > 0, "a move count")?),
         "ruleChanges" | "pawnRuleChanges" => {
             let role = if key == "ruleChanges" { Role::Other } else { Role::Pawn };
             d.rule_changes.retain(|r| r.role != role);
@@ -350,7 +355,7 @@ fn apply(d: &mut Draft, key: &str, value: &str, line: usize) -> Result<(), Strin
                 d.rule_changes.push(Redefinition { name: name.trim().into(), betza: betza.trim().into(), role });
             }
         }
-        "nFoldRule" => d.n_fold_rule = number::<u8>(value).ok().filter(|n| *n >= 2).ok_or_else(|| format!("'{value}' is not a repetition count of 2 or more"))?,
+        "nFoldRule" => d.n_fold_rule = number_where(value, |n: &u8| *n >= 2, "a repetition count of 2 or more")?,
         _ if key.strip_prefix("customPiece").and_then(|n| n.parse::<u8>().ok()).is_some_and(|n| (1..=25).contains(&n)) => {
             let Some((letter, betza)) = value.split_once(':') else { return Err(format!("'{value}' is not letter:Betza")) };
             let betza = betza.trim();
