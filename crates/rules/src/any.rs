@@ -14,7 +14,6 @@ use crate::piece::{Color, Piece};
 use crate::position::Position;
 use crate::tables::{Rules, RulesError};
 use crate::variant::Variant;
-use crate::variants;
 use std::sync::Arc;
 
 /// A variant's compiled rules, at the bitboard size its board needs.
@@ -56,16 +55,6 @@ macro_rules! with_position {
     };
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct UnknownVariant(pub String);
-
-impl std::fmt::Display for UnknownVariant {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "unknown variant '{}' (known: {})", self.0, variants::described())
-    }
-}
-impl std::error::Error for UnknownVariant {}
-
 impl AnyRules {
     pub fn new(variant: Variant) -> Result<AnyRules, RulesError> {
         let cells = variant.geometry.cells();
@@ -76,11 +65,6 @@ impl AnyRules {
         } else {
             AnyRules::Large(Arc::new(Rules::new(variant)?))
         })
-    }
-
-    pub fn by_name(name: &str) -> Result<AnyRules, UnknownVariant> {
-        let variant = variants::by_name(name).ok_or_else(|| UnknownVariant(name.to_string()))?;
-        Ok(AnyRules::new(variant).expect("built-in variants are valid"))
     }
 
     pub fn variant(&self) -> &Variant {

@@ -10,85 +10,17 @@
 //! what and where; it never builds a half-valid position.
 
 use crate::bitboard::Bitboard;
+use crate::castling::{Castling, Entry};
 use crate::geometry::{Geometry, Step};
-use crate::piece::{Color, Piece};
-use crate::position::{Position, Shuttle};
+use crate::piece::Color;
+use crate::position::Position;
+use crate::tile_state::Shuttle;
 use crate::tables::Rules;
-use crate::variant::{Role, Variant};
-use std::fmt;
+use crate::variant::{CastlingDef, CastlingStart, Role};
 use std::sync::Arc;
 
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct FenError(pub String);
-
-impl fmt::Display for FenError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "invalid FEN: {}", self.0)
-    }
-}
-impl std::error::Error for FenError {}
-
-fn error<T>(msg: impl Into<String>) -> Result<T, FenError> {
-    Err(FenError(msg.into()))
-}
-
-/// The placement field, read against a variant's board and pieces.
-#[derive(Clone, Debug, Default)]
-pub struct Placement {
-    pub pieces: Vec<(usize, Piece)>,
-    pub rifts: Vec<usize>,
-}
-
-pub fn parse_placement(variant: &Variant, text: &str) -> Result<Placement, FenError> {
-    let g = variant.geometry;
-    let ranks: Vec<&str> = text.split('/').collect();
-    if ranks.len() != g.height() {
-        return error(format!("{} ranks, but the {} board has {}", ranks.len(), variant.name, g.height()));
-    }
-    let mut placement = Placement::default();
-    for (i, rank_text) in ranks.iter().enumerate() {
-        let rank = g.height() - 1 - i;
-        let mut file = 0usize;
-        let mut chars = rank_text.chars().peekable();
-        while let Some(c) = chars.next() {
-            if c == '0' {
-                return error(format!("rank {}: a run of empty cells cannot start with 0", rank + 1));
-            }
-            if c.is_ascii_digit() {
-                let mut run = c.to_digit(10).expect("digit") as usize;
-                while let Some(d) = chars.peek().and_then(|d| d.to_digit(10)) {
-                    // Stop counting once the run is past the board: a run
-                    // of any length must not wrap round to a small one.
-                    run = (run * 10 + d as usize).min(g.width() + 1);
-                    chars.next();
-                }
-                file += run;
-            } else {
-                if file >= g.width() {
-                    return error(format!("rank {} is longer than {} cells", rank + 1, g.width()));
-                }
-                let cell = g.cell(file, rank);
-                if c == '*' {
-                    placement.rifts.push(cell);
-                } else {
-                    let Some(kind) = variant.piece_by_letter(c) else {
-                        return error(format!("'{c}' is not a piece of {}", variant.name));
-                    };
-                    let color = if c.is_ascii_uppercase() { Color::White } else { Color::Black };
-                    placement.pieces.push((cell, Piece::new(color, kind)));
-                }
-                file += 1;
-            }
-            if file > g.width() {
-                return error(format!("rank {} is longer than {} cells", rank + 1, g.width()));
-            }
-        }
-        if file < g.width() {
-            return error(format!("rank {} has {} cells, not {}", rank + 1, file, g.width()));
-        }
-    }
-    Ok(placement)
-}
+pub use crate::placement::{parse_placement, FenError, Placement};
+use crate::placement::error;
 
 /// Builds a position from a FEN, checking that it is one a game can reach
 /// in the ways that matter to move generation.
@@ -106,7 +38,9 @@ pub fn parse<B: Bitboard>(rules: &Arc<Rules<B>>, fen: &str) -> Result<Position<B
     let placement = parse_placement(variant, fields[0])?;
     let mut pos = Position::empty(rules.clone());
     for &cell in &placement.rifts {
-        pos.set_rift(cell);
+        if !pos.set_rift(cell) {
+            return error(format!("a rift ('*') on {}, but the tiles of {} do not move", g.name(cell), variant.name));
+        }
     }
     for &(cell, piece) in &placement.pieces {
         pos.put(cell, piece);
@@ -149,7 +83,7 @@ pub fn parse<B: Bitboard>(rules: &Arc<Rules<B>>, fen: &str) -> Result<Position<B
         }
     }
 
-    crate::castling::parse_rights(&mut pos, fields.get(2).copied().unwrap_or("-"))?;
+    parse_castling_rights(&mut pos, fields.get(2).copied().unwrap_or("-"))?;
 
     let ep = fields.get(3).copied().unwrap_or("-");
     if ep != "-" {
@@ -184,7 +118,8 @@ pub fn parse<B: Bitboard>(rules: &Arc<Rules<B>>, fen: &str) -> Result<Position<B
             return error("the tiles do not form one group");
         }
         if let Some(&text) = fields.get(6) {
-            pos.set_shuttle(parse_shuttle(g, text)?);
+            let shuttle = Shuttle::parse(g, text).ok_or_else(|| FenError(format!("shuttle field '{text}' is neither '-' nor like 'd4e4:3'")))?;
+            pos.set_shuttle(shuttle);
         }
     }
 
@@ -194,6 +129,105 @@ pub fn parse<B: Bitboard>(rules: &Arc<Rules<B>>, fen: &str) -> Result<Position<B
         }
     }
     Ok(pos)
+}
+
+fn back_rank(g: Geometry, color: Color) -> usize {
+    if color == Color::White { 0 } else { g.height() - 1 }
+}
+
+/// Reads the castling field into rights (and, in Chess960, the rules
+/// compiled for the rooks it names).
+fn parse_castling_rights<B: Bitboard>(pos: &mut Position<B>, field: &str) -> Result<(), FenError> {
+    let rules = pos.rules().clone();
+    let variant = &rules.variant;
+    if field == "-" {
+        pos.set_castling(0);
+        return Ok(());
+    }
+    let g = rules.geometry;
+    let CastlingStart::BackRank { rook } = variant.castling_start else {
+        let mut rights = 0u8;
+        for c in field.chars() {
+            let Some(i) = rules.castling.iter().position(|k| k.fen_letter == c) else {
+                return Err(FenError(format!("castling right '{c}' is not one of {}", variant.name)));
+            };
+            if rights >> i & 1 == 1 {
+                return Err(FenError(format!("castling right '{c}' is given twice")));
+            }
+            let k = &rules.castling[i];
+            let king_ok = pos.piece_at(k.king_from).is_some_and(|p| p.color() == k.color && Some(p.kind()) == rules.royal);
+            let rook_ok = pos.piece_at(k.rook_from).is_some_and(|p| p.color() == k.color && rules.roles[p.kind()] == Role::Other);
+            if !king_ok || !rook_ok {
+                return Err(FenError(format!("castling right '{c}' without king on {} and rook on {}", g.name(k.king_from), g.name(k.rook_from))));
+            }
+            rights |= 1 << i;
+        }
+        pos.set_castling(rights);
+        return Ok(());
+    };
+    let mut entries: Vec<Entry> = Vec::new();
+    for c in field.chars() {
+        let color = if c.is_ascii_uppercase() { Color::White } else { Color::Black };
+        let rank = back_rank(g, color);
+        let Some(king) = pos.king(color).filter(|&k| g.rank(k) == rank) else {
+            return Err(FenError(format!("castling right '{c}' without the king on its back rank")));
+        };
+        let king_file = g.file(king);
+        let rooks: Vec<usize> = (0..g.width()).filter(|&f| pos.piece_at(g.cell(f, rank)).is_some_and(|p| p.color() == color && p.kind() == rook)).collect();
+        let file = match c.to_ascii_lowercase() {
+            'k' => rooks.iter().copied().filter(|&f| f > king_file).max(),
+            'q' => rooks.iter().copied().filter(|&f| f < king_file).min(),
+            l if l.is_ascii_lowercase() && ((l as u8 - b'a') as usize) < g.width() => Some((l as u8 - b'a') as usize).filter(|f| rooks.contains(f)),
+            _ => return Err(FenError(format!("castling right '{c}' is not K, Q or a file letter"))),
+        };
+        let Some(file) = file else {
+            return Err(FenError(format!("castling right '{c}' names no rook on its back rank")));
+        };
+        let short = file > king_file;
+        if entries.iter().any(|(col, d)| *col == color && (d.rook_from.0 as usize > d.king_from.0 as usize) == short) {
+            return Err(FenError(format!("castling right '{c}' is a second right on one side")));
+        }
+        let Some(template) = variant.castling.iter().find(|d| (d.rook_from.0 > d.king_from.0) == short) else {
+            return Err(FenError(format!("castling right '{c}': {} has no castling on that side", variant.name)));
+        };
+        entries.push((color, CastlingDef { king_from: (king_file as u8, 0), rook_from: (file as u8, 0), ..template.clone() }));
+    }
+    // One order for one layout: White first, the short side first.
+    entries.sort_by_key(|(color, d)| (*color as u8, d.rook_from.0 < d.king_from.0));
+    let same = entries.len() == rules.castling.len()
+        && entries.iter().zip(&rules.castling).all(|((color, d), c)| *color == c.color && g.file(c.king_from) == d.king_from.0 as usize && g.file(c.rook_from) == d.rook_from.0 as usize);
+    if !same {
+        let compiled = rules.with_castling(&entries).map_err(|e| FenError(format!("castling: {e}")))?;
+        pos.set_rules(Arc::new(compiled));
+    }
+    pos.set_castling(((1u16 << entries.len()) - 1) as u8);
+    Ok(())
+}
+
+/// The castling field of a position: the rights' letters, in Chess960
+/// X-FEN (`K`/`Q` unless another rook stands further out on that side).
+fn castling_rights_text<B: Bitboard>(pos: &Position<B>) -> String {
+    let rules = pos.rules();
+    let g = rules.geometry;
+    let outer_rook = |c: &Castling<B>, rook: usize| {
+        let rank = g.rank(c.rook_from);
+        let (lo, hi) = if g.file(c.rook_from) > g.file(c.king_from) { (g.file(c.rook_from) + 1, g.width()) } else { (0, g.file(c.rook_from)) };
+        (lo..hi).any(|f| pos.piece_at(g.cell(f, rank)).is_some_and(|p| p.color() == c.color && p.kind() == rook))
+    };
+    let text: String = rules
+        .castling
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| pos.castling_rights() >> i & 1 == 1)
+        .map(|(_, c)| match rules.variant.castling_start {
+            CastlingStart::BackRank { rook } if outer_rook(c, rook) => {
+                let file = (b'a' + g.file(c.rook_from) as u8) as char;
+                if c.color == Color::White { file.to_ascii_uppercase() } else { file }
+            }
+            _ => c.fen_letter,
+        })
+        .collect();
+    if text.is_empty() { "-".into() } else { text }
 }
 
 /// The rules field (Flexichess): `-`, or the kinds that move other than
@@ -243,19 +277,6 @@ fn en_passant_victim<B: Bitboard>(pos: &Position<B>, target: usize) -> Option<us
     })
 }
 
-/// The shuttle field: `-` or `<from><to>:<count>`.
-fn parse_shuttle(g: Geometry, text: &str) -> Result<Shuttle, FenError> {
-    if text == "-" {
-        return Ok(Shuttle::default());
-    }
-    let parsed = text.split_once(':').and_then(|(cells, n)| {
-        let (from, to, rest) = g.parse_cell_pair(cells)?;
-        let count: u8 = n.parse().ok()?;
-        (rest.is_empty() && count >= 1).then_some(Shuttle { from: from as u8, to: to as u8, count })
-    });
-    parsed.ok_or_else(|| FenError(format!("shuttle field '{text}' is neither '-' nor like 'd4e4:3'")))
-}
-
 /// Board text as FEN writes it: ranks from the top separated by `/`, each
 /// cell's character or, for runs of cells without one, the run's length.
 pub fn board_rows(g: Geometry, text: impl Fn(usize) -> Option<char>) -> String {
@@ -301,7 +322,7 @@ impl<B: Bitboard> Position<B> {
         out.push(' ');
         out.push(if self.side_to_move() == Color::White { 'w' } else { 'b' });
         out.push(' ');
-        out += &crate::castling::rights_text(self);
+        out += &castling_rights_text(self);
         out.push(' ');
         match self.en_passant() {
             Some(c) => out += &g.name(c).to_string(),
@@ -312,13 +333,9 @@ impl<B: Bitboard> Position<B> {
             out.push(' ');
             out += &self.redefinitions_text();
         }
-        if rules.variant.tiles.is_some() {
-            let s = self.shuttle();
-            if s.count == 0 {
-                out += " -";
-            } else {
-                out += &format!(" {}{}:{}", g.name(s.from as usize), g.name(s.to as usize), s.count);
-            }
+        if self.tiles_move() {
+            out.push(' ');
+            out += &self.shuttle().text(g);
         }
         out
     }

@@ -153,7 +153,7 @@ impl<B: Bitboard> Position<B> {
             }
             let is_pawn = rules.roles[kind] == Role::Pawn;
             for from in mine.cells() {
-                let (quiet, captures) = self.targets(us, kind, from, blockers, empty, them);
+                let (quiet, captures) = self.rules().targets(us, kind, from, blockers, empty, them);
                 if is_pawn {
                     let zone = rules.promotion_zone[us as usize];
                     match set {
@@ -173,45 +173,12 @@ impl<B: Bitboard> Position<B> {
         }
     }
 
-    /// Where a piece of `color` and `kind` on `from` can move (onto `empty`)
-    /// and capture (onto `enemies`), before any legality test.
-    #[inline(always)]
-    pub(crate) fn targets(&self, color: Color, kind: usize, from: usize, blockers: B, empty: B, enemies: B) -> (B, B) {
-        let rules = self.rules();
-        let pm = &rules.moves[color as usize][kind];
-        let leaps = &pm.leaps[from];
-        let mut quiet = leaps.quiet;
-        let mut captures = leaps.capture;
-        // Only initial-only moves ask where the piece stands.
-        let at_start = (pm.has_initial_leaps || !pm.rides.is_empty()) && rules.initial_region[color as usize][kind].has(from);
-        if pm.has_initial_leaps && at_start {
-            quiet |= leaps.initial_quiet;
-            captures |= leaps.initial_capture;
-        }
-        let slides = rules.slide_reach(pm, from, blockers);
-        quiet = (quiet | slides) & empty;
-        captures = (captures | slides) & enemies;
-        for ride in &pm.rides {
-            if ride.initial_only && !at_start {
-                continue;
-            }
-            let reach = ride.reach(from, blockers);
-            if ride.moves {
-                quiet |= reach & empty;
-            }
-            if ride.captures {
-                captures |= reach & enemies;
-            }
-        }
-        (quiet, captures)
-    }
-
     /// Every cell the piece on `from` could move or capture to, ignoring
     /// pins and checks (for mobility in evaluation).
     pub fn reach_from(&self, from: usize) -> B {
         let Some(piece) = self.piece_at(from) else { return B::EMPTY };
         let empty = self.vacant();
-        let (quiet, captures) = self.targets(piece.color(), piece.kind(), from, self.blockers(), empty, self.pieces(!piece.color()));
+        let (quiet, captures) = self.rules().targets(piece.color(), piece.kind(), from, self.blockers(), empty, self.pieces(!piece.color()));
         quiet | captures
     }
 
@@ -327,7 +294,7 @@ impl<B: Bitboard> Position<B> {
         };
         let pseudo_legal = match m.kind {
             MoveKind::Quiet | MoveKind::Capture => {
-                let (quiet, captures) = self.targets(us, kind, m.from(), self.blockers(), self.vacant(), self.pieces(!us));
+                let (quiet, captures) = self.rules().targets(us, kind, m.from(), self.blockers(), self.vacant(), self.pieces(!us));
                 promotion_ok && m.aux == 0 && if m.kind == MoveKind::Quiet { quiet.has(m.to()) } else { captures.has(m.to()) }
             }
             MoveKind::Castle => {

@@ -11,7 +11,8 @@ use crate::tables::Rules;
 use crate::variant::{Repetition, Role, MAX_PIECE_TYPES};
 use crate::zobrist;
 use crate::geometry::MAX_CELLS;
-use crate::redefine::RulesCache;
+use crate::rule_change_state::RuleChangeState;
+use crate::tile_state::{Shuttle, TileState, TileTurn};
 use std::sync::Arc;
 
 const EMPTY: u8 = u8::MAX;
@@ -29,36 +30,19 @@ struct Undo {
     quiet_plies: u16,
     bare_plies: u16,
     fullmove: u32,
-    shuttle: Shuttle,
-    shift_pending: bool,
+    tile_turn: TileTurn,
     /// Whether the move ended the turn (the side to move changed).
     ended_turn: bool,
     /// Repetition key of the position before the move.
     key: u64,
 }
 
-/// The last tile shift and how many shifts in a row have moved that tile
-/// back and forth between the same two cells (Beyond Chess's shuttle
-/// limit).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Shuttle {
-    pub from: u8,
-    pub to: u8,
-    pub count: u8,
-}
-
 #[derive(Clone)]
 pub struct Position<B: Bitboard> {
     rules: Arc<Rules<B>>,
-    /// The rules before each rule change still on the history, and the
-    /// compiled rule sets this position and its clones have met.
-    rules_stack: Vec<Arc<Rules<B>>>,
-    rules_cache: RulesCache<B>,
     mailbox: [u8; MAX_CELLS],
     by_color: [B; 2],
     by_kind: [B; MAX_PIECE_TYPES],
-    /// Cells without a tile (Beyond Chess); they block riders.
-    rifts: B,
     side: Color,
     castling: u8,
     ep: u8,
@@ -66,15 +50,17 @@ pub struct Position<B: Bitboard> {
     quiet_plies: u16,
     /// Plies since one side was left with its king alone.
     bare_plies: u16,
-    shuttle: Shuttle,
-    /// A piece move has been made and the same side's tile shift follows
-    /// (when search plays a turn as two plies).
-    shift_pending: bool,
     fullmove: u32,
     /// Pieces and rifts.
     placement_key: u64,
     kings: [u8; 2],
     history: Vec<Undo>,
+    /// Where tiles move (Beyond Chess): the rifts, the shuttle count, a
+    /// tile shift owed.
+    tiles: Option<TileState<B>>,
+    /// Where rules change (Flexichess): the rules before each change and
+    /// the rule sets compiled so far.
+    rule_changes: Option<RuleChangeState<B>>,
 }
 
 impl<B: Bitboard> std::fmt::Debug for Position<B> {
@@ -87,21 +73,18 @@ impl<B: Bitboard> Position<B> {
     /// An empty board with White to move; `fen` fills it in.
     pub(crate) fn empty(rules: Arc<Rules<B>>) -> Position<B> {
         Position {
+            tiles: rules.variant.tiles.is_some().then(TileState::new),
+            rule_changes: (!rules.variant.redefinitions.is_empty()).then(RuleChangeState::new),
             rules,
-            rules_stack: Vec::new(),
-            rules_cache: RulesCache::default(),
             mailbox: [EMPTY; MAX_CELLS],
             by_color: [B::EMPTY; 2],
             by_kind: [B::EMPTY; MAX_PIECE_TYPES],
-            rifts: B::EMPTY,
             side: Color::White,
             castling: 0,
             ep: NO_CELL,
             ep_victim: NO_CELL,
             quiet_plies: 0,
             bare_plies: 0,
-            shuttle: Shuttle::default(),
-            shift_pending: false,
             fullmove: 1,
             placement_key: 0,
             kings: [NO_CELL; 2],
@@ -113,8 +96,8 @@ impl<B: Bitboard> Position<B> {
     pub fn rules(&self) -> &Arc<Rules<B>> {
         &self.rules
     }
-    pub(crate) fn rules_cache(&self) -> &RulesCache<B> {
-        &self.rules_cache
+    pub(crate) fn rule_changes(&self) -> Option<&RuleChangeState<B>> {
+        self.rule_changes.as_ref()
     }
     /// Puts the position under other rules (a FEN's rule changes).
     pub(crate) fn set_rules(&mut self, rules: Arc<Rules<B>>) {
@@ -158,16 +141,22 @@ impl<B: Bitboard> Position<B> {
     /// Everything a rider cannot pass: pieces and rifts.
     #[inline(always)]
     pub fn blockers(&self) -> B {
-        self.occupied() | self.rifts
+        match &self.tiles {
+            Some(t) => self.occupied() | t.rifts,
+            None => self.occupied(),
+        }
     }
     #[inline(always)]
     pub fn rifts(&self) -> B {
-        self.rifts
+        self.tiles.as_ref().map_or(B::EMPTY, |t| t.rifts)
     }
     /// Cells a piece may land on (tiles).
     #[inline(always)]
     pub fn tiles(&self) -> B {
-        self.rules.all_cells & !self.rifts
+        match &self.tiles {
+            Some(t) => self.rules.all_cells & !t.rifts,
+            None => self.rules.all_cells,
+        }
     }
     /// Tiles with no piece on them.
     #[inline(always)]
@@ -201,18 +190,18 @@ impl<B: Bitboard> Position<B> {
     }
     #[inline(always)]
     pub fn shuttle(&self) -> Shuttle {
-        self.shuttle
+        self.tiles.as_ref().map_or(Shuttle::default(), |t| t.turn.shuttle)
     }
     /// Whether the side to move has made its piece move and owes the
     /// turn's tile shift.
     #[inline(always)]
     pub fn shift_pending(&self) -> bool {
-        self.shift_pending
+        self.tiles.as_ref().is_some_and(|t| t.turn.shift_pending)
     }
     /// Whether tiles move in this variant.
     #[inline(always)]
     pub fn tiles_move(&self) -> bool {
-        self.rules.variant.tiles.is_some()
+        self.tiles.is_some()
     }
     /// White's first turn of a game with moving tiles has no tile shift;
     /// a position with White to move on move 1 is such a turn.
@@ -241,7 +230,7 @@ impl<B: Bitboard> Position<B> {
         if self.ep != NO_CELL {
             k ^= z.en_passant[self.ep as usize];
         }
-        if self.shift_pending {
+        if self.shift_pending() {
             k ^= z.shift_pending;
         }
         k
@@ -291,30 +280,44 @@ impl<B: Bitboard> Position<B> {
         piece
     }
 
-    pub(crate) fn set_rift(&mut self, cell: usize) {
-        self.rifts |= B::cell(cell);
+    /// The tiles' state, in a variant whose tiles move (the only one
+    /// that has moves or FEN fields changing it).
+    fn tile_state(&mut self) -> &mut TileState<B> {
+        self.tiles.as_mut().expect("tiles move in this variant")
+    }
+
+    /// Makes `cell` a rift; `false` (and nothing changes) where tiles do
+    /// not move.
+    pub(crate) fn set_rift(&mut self, cell: usize) -> bool {
+        let Some(tiles) = self.tiles.as_mut() else { return false };
+        tiles.rifts |= B::cell(cell);
         self.placement_key ^= zobrist::keys().rifts[cell];
+        true
     }
     pub(crate) fn set_shuttle(&mut self, shuttle: Shuttle) {
-        self.shuttle = shuttle;
+        self.tile_state().turn.shuttle = shuttle;
     }
 
     /// Moves the tile on `from` into the rift on `to`.
     fn move_tile(&mut self, from: usize, to: usize) {
-        self.rifts ^= B::cell(from) | B::cell(to);
+        self.tile_state().move_tile(from, to);
+        self.tile_moved(from, to);
+    }
+
+    /// A tile shift of the turn: moves the tile and counts shuttles.
+    fn shift_tile(&mut self, from: usize, to: usize) {
+        self.tile_state().shift(from, to);
+        self.tile_moved(from, to);
+    }
+
+    /// Keeps the key and the en passant right in step with a tile moved.
+    fn tile_moved(&mut self, from: usize, to: usize) {
         let z = zobrist::keys();
         self.placement_key ^= z.rifts[from] ^ z.rifts[to];
         if self.ep as usize == from {
             // En passant needs the passed cell to be a tile.
             self.clear_en_passant();
         }
-    }
-
-    /// A tile shift of the turn: moves the tile and counts shuttles.
-    fn shift_tile(&mut self, from: usize, to: usize) {
-        self.move_tile(from, to);
-        let back = self.shuttle.from as usize == to && self.shuttle.to as usize == from;
-        self.shuttle = Shuttle { from: from as u8, to: to as u8, count: if back { self.shuttle.count.saturating_add(1) } else { 1 } };
     }
 
     /// Whether `color` has nothing but its king.
@@ -359,7 +362,7 @@ impl<B: Bitboard> Position<B> {
                 continue;
             }
             for from in (table[target] & self.pieces_of(by, *kind)).cells() {
-                if !self.targets(by, *kind, from, blockers, empty, enemies).0.has(target) {
+                if !self.rules.targets(by, *kind, from, blockers, empty, enemies).0.has(target) {
                     takers |= B::cell(from);
                 }
             }
@@ -380,86 +383,98 @@ impl<B: Bitboard> Position<B> {
             quiet_plies: self.quiet_plies,
             bare_plies: self.bare_plies,
             fullmove: self.fullmove,
-            shuttle: self.shuttle,
-            shift_pending: self.shift_pending,
+            tile_turn: self.tiles.as_ref().map_or(TileTurn::default(), |t| t.turn),
             ended_turn: m.shift != TileShift::FOLLOWS,
             key: self.repetition_key(),
         };
         self.history.push(undo);
         let us = self.side;
 
-        if m.kind == MoveKind::Shift {
-            if m.from != m.to {
-                self.shift_tile(m.from(), m.to());
-            }
-            self.shift_pending = false;
-            self.end_turn(us);
-            return;
+        if m.kind != MoveKind::Shift {
+            // Any move but the turn's tile shift ends the en passant right
+            // and counts towards the n-move rule. The counters stop at
+            // their largest values rather than wrap; the FEN parser
+            // accepts no larger ones (see `fen`).
+            self.ep = NO_CELL;
+            self.ep_victim = NO_CELL;
+            self.quiet_plies = self.quiet_plies.saturating_add(1);
         }
-
-        self.ep = NO_CELL;
-        self.ep_victim = NO_CELL;
-        // The counters stop at their largest values rather than wrap; the
-        // FEN parser accepts no larger ones (see `fen`).
-        self.quiet_plies = self.quiet_plies.saturating_add(1);
-        if m.kind == MoveKind::Null {
-            // Only the side and the en passant right change.
-        } else if m.kind == MoveKind::Redefine {
-            let betza = self.rules.variant.redefinitions[m.to()].betza.clone();
-            let changed = self.rules_with(m.from(), &betza).expect("the catalogue's movements compile");
-            self.rules_stack.push(std::mem::replace(&mut self.rules, changed));
-        } else if m.kind == MoveKind::Swap {
-            let king = self.remove(m.from());
-            let other = self.remove(m.to());
-            self.put(m.to(), king);
-            self.put(m.from(), other);
-        } else if m.kind == MoveKind::Castle {
-            let c = &self.rules.castling[m.aux as usize];
-            let (kf, kt, rf, rt) = (c.king_from, c.king_to, c.rook_from, c.rook_to);
-            let king = self.remove(kf);
-            let rook = self.remove(rf);
-            self.put(kt, king);
-            self.put(rt, rook);
-            self.castling &= self.rules.castling_keep[kf] & self.rules.castling_keep[rf];
-        } else if m.kind == MoveKind::Geret {
-            let pawn = self.remove(m.from());
-            self.move_tile(m.from(), m.to());
-            self.put(m.to(), m.promotion().map_or(pawn, |kind| Piece::new(us, kind)));
-            self.quiet_plies = 0;
-            self.shuttle = Shuttle::default();
-        } else {
-            if let Some(cell) = m.capture_cell() {
-                let captured = self.remove(cell);
-                self.history.last_mut().expect("pushed above").captured = captured.index() as u8;
-                self.quiet_plies = 0;
-            }
-            let piece = self.remove(m.from());
-            let is_pawn = self.rules.roles[piece.kind()] == Role::Pawn;
-            let placed = m.promotion().map_or(piece, |kind| Piece::new(us, kind));
-            self.put(m.to(), placed);
-            self.castling &= self.rules.castling_keep[m.from()] & self.rules.castling_keep[m.to()];
-            if is_pawn {
-                self.quiet_plies = 0;
-                let g = self.rules.geometry;
-                let (df, dr) = (g.file(m.to()) as i32 - g.file(m.from()) as i32, g.rank(m.to()) as i32 - g.rank(m.from()) as i32);
-                // A two-cell step along a line over an empty cell leaves
-                // that cell open to en passant.
-                if m.kind == MoveKind::Quiet && df.abs().max(dr.abs()) == 2 && df % 2 == 0 && dr % 2 == 0 {
-                    let mid = g.cell((g.file(m.from()) as i32 + df / 2) as usize, (g.rank(m.from()) as i32 + dr / 2) as usize);
-                    self.side = !us;
-                    self.set_en_passant(mid, m.to());
-                    self.side = us;
+        match m.kind {
+            MoveKind::Shift => {
+                if m.from != m.to {
+                    self.shift_tile(m.from(), m.to());
                 }
+                self.tile_state().turn.shift_pending = false;
+                self.end_turn(us);
+                return;
             }
+            // Only the side and the en passant right change.
+            MoveKind::Null => {}
+            MoveKind::Redefine => {
+                let changes = self.rule_changes.as_mut().expect("rules change in this variant");
+                let betza = &self.rules.variant.redefinitions[m.to()].betza;
+                let changed = changes.rules_with(&self.rules, m.from(), betza).expect("the catalogue's movements compile");
+                changes.push(std::mem::replace(&mut self.rules, changed));
+            }
+            MoveKind::Swap => {
+                let king = self.remove(m.from());
+                let other = self.remove(m.to());
+                self.put(m.to(), king);
+                self.put(m.from(), other);
+            }
+            MoveKind::Castle => {
+                let c = &self.rules.castling[m.aux as usize];
+                let (kf, kt, rf, rt) = (c.king_from, c.king_to, c.rook_from, c.rook_to);
+                let king = self.remove(kf);
+                let rook = self.remove(rf);
+                self.put(kt, king);
+                self.put(rt, rook);
+                self.castling &= self.rules.castling_keep[kf] & self.rules.castling_keep[rf];
+            }
+            MoveKind::Geret => {
+                let pawn = self.remove(m.from());
+                self.move_tile(m.from(), m.to());
+                self.put(m.to(), m.promotion().map_or(pawn, |kind| Piece::new(us, kind)));
+                self.quiet_plies = 0;
+                self.tile_state().turn.shuttle = Shuttle::default();
+            }
+            MoveKind::Quiet | MoveKind::Capture | MoveKind::EnPassant | MoveKind::LegCapture => self.make_piece_move(m, us),
         }
         if m.shift == TileShift::FOLLOWS {
-            self.shift_pending = true;
+            self.tile_state().turn.shift_pending = true;
             return;
         }
         if let Some((from, to)) = m.shift.cells() {
             self.shift_tile(from, to);
         }
         self.end_turn(us);
+    }
+
+    /// A piece moving, perhaps capturing or promoting.
+    fn make_piece_move(&mut self, m: Move, us: Color) {
+        if let Some(cell) = m.capture_cell() {
+            let captured = self.remove(cell);
+            self.history.last_mut().expect("pushed by make").captured = captured.index() as u8;
+            self.quiet_plies = 0;
+        }
+        let piece = self.remove(m.from());
+        let is_pawn = self.rules.roles[piece.kind()] == Role::Pawn;
+        let placed = m.promotion().map_or(piece, |kind| Piece::new(us, kind));
+        self.put(m.to(), placed);
+        self.castling &= self.rules.castling_keep[m.from()] & self.rules.castling_keep[m.to()];
+        if is_pawn {
+            self.quiet_plies = 0;
+            let g = self.rules.geometry;
+            let (df, dr) = (g.file(m.to()) as i32 - g.file(m.from()) as i32, g.rank(m.to()) as i32 - g.rank(m.from()) as i32);
+            // A two-cell step along a line over an empty cell leaves
+            // that cell open to en passant.
+            if m.kind == MoveKind::Quiet && df.abs().max(dr.abs()) == 2 && df % 2 == 0 && dr % 2 == 0 {
+                let mid = g.cell((g.file(m.from()) as i32 + df / 2) as usize, (g.rank(m.from()) as i32 + dr / 2) as usize);
+                self.side = !us;
+                self.set_en_passant(mid, m.to());
+                self.side = us;
+            }
+        }
     }
 
     /// Hands the turn to the other side.
@@ -487,50 +502,52 @@ impl<B: Bitboard> Position<B> {
             self.side = !self.side;
         }
         self.fullmove = undo.fullmove;
-        if m.kind == MoveKind::Shift {
-            if m.from != m.to {
+        // The turn's tile shift came after its piece move: back first.
+        if let Some((from, to)) = m.shift.cells() {
+            self.move_tile(to, from);
+        }
+        match m.kind {
+            MoveKind::Shift => {
+                if m.from != m.to {
+                    self.move_tile(m.to(), m.from());
+                }
+            }
+            MoveKind::Null => {}
+            MoveKind::Redefine => self.rules = self.rule_changes.as_mut().expect("rules change in this variant").pop(),
+            MoveKind::Swap => {
+                let king = self.remove(m.to());
+                let other = self.remove(m.from());
+                self.put(m.from(), king);
+                self.put(m.to(), other);
+            }
+            MoveKind::Castle => {
+                let c = &self.rules.castling[m.aux as usize];
+                let (kf, kt, rf, rt) = (c.king_from, c.king_to, c.rook_from, c.rook_to);
+                let king = self.remove(kt);
+                let rook = self.remove(rt);
+                self.put(kf, king);
+                self.put(rf, rook);
+            }
+            MoveKind::Geret => {
+                self.remove(m.to());
                 self.move_tile(m.to(), m.from());
+                self.put(m.from(), Piece::from_index(undo.moved));
             }
-        } else {
-            if let Some((from, to)) = m.shift.cells() {
-                self.move_tile(to, from);
+            MoveKind::Quiet | MoveKind::Capture | MoveKind::EnPassant | MoveKind::LegCapture => {
+                self.remove(m.to());
+                self.put(m.from(), Piece::from_index(undo.moved));
+                if undo.captured != EMPTY {
+                    self.put(m.capture_cell().expect("a capture"), Piece::from_index(undo.captured));
+                }
             }
-            self.unmake_piece_move(m, &undo);
         }
         self.castling = undo.castling;
         self.ep = undo.ep;
         self.ep_victim = undo.ep_victim;
         self.quiet_plies = undo.quiet_plies;
         self.bare_plies = undo.bare_plies;
-        self.shuttle = undo.shuttle;
-        self.shift_pending = undo.shift_pending;
-    }
-
-    fn unmake_piece_move(&mut self, m: Move, undo: &Undo) {
-        if m.kind == MoveKind::Null {
-        } else if m.kind == MoveKind::Redefine {
-            self.rules = self.rules_stack.pop().expect("the rules before the change");
-        } else if m.kind == MoveKind::Swap {
-            let king = self.remove(m.to());
-            let other = self.remove(m.from());
-            self.put(m.from(), king);
-            self.put(m.to(), other);
-        } else if m.kind == MoveKind::Castle {
-            let c = &self.rules.castling[m.aux as usize];
-            let (kf, kt, rf, rt) = (c.king_from, c.king_to, c.rook_from, c.rook_to);
-            let king = self.remove(kt);
-            let rook = self.remove(rt);
-            self.put(kf, king);
-            self.put(rf, rook);
-        } else {
-            self.remove(m.to());
-            if m.kind == MoveKind::Geret {
-                self.move_tile(m.to(), m.from());
-            }
-            self.put(m.from(), Piece::from_index(undo.moved));
-            if undo.captured != EMPTY {
-                self.put(m.capture_cell().expect("a capture"), Piece::from_index(undo.captured));
-            }
+        if let Some(tiles) = self.tiles.as_mut() {
+            tiles.turn = undo.tile_turn;
         }
     }
 

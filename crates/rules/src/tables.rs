@@ -12,10 +12,10 @@
 use crate::betza::UNLIMITED;
 use crate::bitboard::Bitboard;
 use crate::castling::{self, Castling};
-use crate::fen;
 use crate::geometry::{Geometry, Step};
 use crate::rider_reach::{increases, ray, slide, LineTables};
 use crate::piece::Color;
+use crate::placement::{parse_placement, Placement};
 use crate::variant::{Role, Variant, MAX_PIECE_TYPES};
 
 /// A rider leg of one piece, for one colour.
@@ -177,6 +177,8 @@ pub struct Rules<B> {
     pub full_rays: Vec<Vec<B>>,
     /// Cells where a piece type may use its initial-only moves.
     pub initial_region: [Vec<B>; 2],
+    /// The start position's placement, read once from `variant.start_fen`.
+    pub start: Placement,
     pub promotion_zone: [B; 2],
     pub castling: Vec<Castling<B>>,
     /// Castling rights kept when a piece leaves or enters each cell.
@@ -354,10 +356,10 @@ impl<B: Bitboard> Rules<B> {
 
         // Initial-only moves apply on the ranks where that kind of piece
         // stands in the start position (a pawn's double step from rank 2).
-        let start = fen::parse_placement(&variant, variant.start_fen.split(' ').next().unwrap_or(""))
+        let start = parse_placement(&variant, variant.start_fen.split(' ').next().unwrap_or(""))
             .map_err(|e| RulesError(format!("start position: {e}")))?;
         let mut initial_region = [vec![B::EMPTY; n], vec![B::EMPTY; n]];
-        for (cell, piece) in start.pieces {
+        for &(cell, piece) in &start.pieces {
             let rank = g.rank(cell);
             for f in 0..g.width() {
                 initial_region[piece.color() as usize][piece.kind()] |= B::cell(g.cell(f, rank));
@@ -368,7 +370,7 @@ impl<B: Bitboard> Rules<B> {
         let promotion_zone = [rank_cells(variant.promotion.ranks[0] as usize), rank_cells(variant.promotion.ranks[1] as usize)];
 
         // A Chess960 position's own layout is compiled when its FEN is read.
-        let (castling, castling_keep) = castling::compile(&variant, &castling::fixed_entries(&variant))?;
+        let (castling, castling_keep) = castling::compile(&variant, &castling::fixed_entries(&variant)).map_err(RulesError)?;
 
         let (mut neighbours, mut rings, mut sight) = (Vec::new(), Vec::new(), Vec::new());
         if variant.tiles.is_some() {
@@ -404,6 +406,7 @@ impl<B: Bitboard> Rules<B> {
             line_tables,
             full_rays,
             initial_region,
+            start,
             promotion_zone,
             castling,
             castling_keep,
@@ -411,6 +414,45 @@ impl<B: Bitboard> Rules<B> {
         })
     }
 
+
+    /// These rules with other ways to castle (a Chess960 layout).
+    pub(crate) fn with_castling(&self, entries: &[castling::Entry]) -> Result<Rules<B>, RulesError> {
+        let (castling, castling_keep) = castling::compile(&self.variant, entries).map_err(RulesError)?;
+        Ok(Rules { castling, castling_keep, ..self.clone() })
+    }
+
+    /// Where a piece of `color` and `kind` on `from` can move (onto `empty`)
+    /// and capture (onto `enemies`), before any legality test.
+    #[inline(always)]
+    pub(crate) fn targets(&self, color: Color, kind: usize, from: usize, blockers: B, empty: B, enemies: B) -> (B, B) {
+        let rules = self;
+        let pm = &rules.moves[color as usize][kind];
+        let leaps = &pm.leaps[from];
+        let mut quiet = leaps.quiet;
+        let mut captures = leaps.capture;
+        // Only initial-only moves ask where the piece stands.
+        let at_start = (pm.has_initial_leaps || !pm.rides.is_empty()) && rules.initial_region[color as usize][kind].has(from);
+        if pm.has_initial_leaps && at_start {
+            quiet |= leaps.initial_quiet;
+            captures |= leaps.initial_capture;
+        }
+        let slides = rules.slide_reach(pm, from, blockers);
+        quiet = (quiet | slides) & empty;
+        captures = (captures | slides) & enemies;
+        for ride in &pm.rides {
+            if ride.initial_only && !at_start {
+                continue;
+            }
+            let reach = ride.reach(from, blockers);
+            if ride.moves {
+                quiet |= reach & empty;
+            }
+            if ride.captures {
+                captures |= reach & enemies;
+            }
+        }
+        (quiet, captures)
+    }
 
     /// The nearest blocker along a ray, if any.
     #[inline(always)]

@@ -101,9 +101,41 @@ impl StartPositions {
     /// The FEN of position `n` (taken modulo the count).
     pub fn fen(self, n: u32) -> String {
         match self {
-            StartPositions::Chess960 => crate::castling::chess960_fen(n),
+            StartPositions::Chess960 => chess960_fen(n),
         }
     }
+}
+
+/// Chess960 start position number `n` (0-959, Scharnagl's numbering: 518
+/// is the standard one), as the placement of White's back rank.
+pub fn chess960_back_rank(n: u32) -> [char; 8] {
+    let mut rank = [' '; 8];
+    let mut n = (n % 960) as usize;
+    // Bishops on a light and a dark square, then the queen, then the
+    // knights by a table of their ten placements on the five cells left,
+    // then rook, king, rook on the last three.
+    rank[2 * (n % 4) + 1] = 'B';
+    n /= 4;
+    rank[2 * (n % 4)] = 'B';
+    n /= 4;
+    let empty = |rank: &[char; 8]| (0..8).filter(|&i| rank[i] == ' ').collect::<Vec<_>>();
+    rank[empty(&rank)[n % 6]] = 'Q';
+    n /= 6;
+    const KNIGHTS: [(usize, usize); 10] = [(0, 1), (0, 2), (0, 3), (0, 4), (1, 2), (1, 3), (1, 4), (2, 3), (2, 4), (3, 4)];
+    let (a, b) = KNIGHTS[n];
+    let cells = empty(&rank);
+    rank[cells[a]] = 'N';
+    rank[cells[b]] = 'N';
+    for (cell, piece) in empty(&rank).into_iter().zip(['R', 'K', 'R']) {
+        rank[cell] = piece;
+    }
+    rank
+}
+
+/// The FEN of Chess960 start position `n` (X-FEN rights, `KQkq`).
+pub fn chess960_fen(n: u32) -> String {
+    let white: String = chess960_back_rank(n).iter().collect();
+    format!("{}/pppppppp/8/8/8/8/PPPPPPPP/{white} w KQkq - 0 1", white.to_ascii_lowercase())
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -199,5 +231,20 @@ impl Variant {
 
     pub fn royal(&self) -> Option<usize> {
         self.pieces.iter().position(|p| p.role == Role::Royal)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scharnagl_numbers() {
+        let rank = |n| chess960_back_rank(n).iter().collect::<String>();
+        assert_eq!(rank(518), "RNBQKBNR");
+        assert_eq!(rank(0), "BBQNNRKR");
+        assert_eq!(rank(959), "RKRNNQBB");
+        let all: std::collections::HashSet<String> = (0..960).map(rank).collect();
+        assert_eq!(all.len(), 960);
     }
 }

@@ -174,7 +174,7 @@ impl<B: Bitboard> EvalTables<B> {
         let mut passed_span = [vec![B::EMPTY; g.cells()], vec![B::EMPTY; g.cells()]];
         let mut front_span = [vec![B::EMPTY; g.cells()], vec![B::EMPTY; g.cells()]];
         let mut advancement = [vec![0; g.cells()], vec![0; g.cells()]];
-        let start_pawns = protean_rules::fen::parse_placement(&rules.variant, rules.variant.start_fen.split(' ').next().unwrap_or("")).map(|p| p.pieces).unwrap_or_default();
+        let start_pawns = &rules.start.pieces;
         for color in Color::ALL {
             let promo = rules.variant.promotion.ranks[color as usize] as i32;
             // Pawns start where the start position has them (rank 2 of the
@@ -200,10 +200,7 @@ impl<B: Bitboard> EvalTables<B> {
             (0..g.cells()).filter(|&o| o != c && g.file(o).abs_diff(g.file(c)) <= 1 && g.rank(o).abs_diff(g.rank(c)) <= 1).fold(B::EMPTY, |b, o| b | B::cell(o))
         };
         let king_ring = (0..g.cells()).map(royal_ring).collect();
-        let start_material = protean_rules::fen::parse_placement(&rules.variant, rules.variant.start_fen.split(' ').next().unwrap_or(""))
-            .map(|p| p.pieces.iter().filter(|(_, pc)| rules.roles[pc.kind()] == Role::Other).map(|(_, pc)| values[pc.kind()].mg).sum())
-            .unwrap_or(0)
-            .max(1);
+        let start_material = rules.start.pieces.iter().filter(|(_, pc)| rules.roles[pc.kind()] == Role::Other).map(|(_, pc)| values[pc.kind()].mg).sum::<i32>().max(1);
         let mut exchange_order: Vec<usize> = (0..rules.piece_types).collect();
         exchange_order.sort_by_key(|&k| if rules.roles[k] == Role::Royal { i32::MAX } else { values[k].mg });
         let values = values.iter().map(|v| v.mg).collect();

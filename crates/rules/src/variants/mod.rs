@@ -8,6 +8,7 @@ mod onedim;
 mod perfect;
 mod standard;
 
+use crate::any::AnyRules;
 use crate::variant::Variant;
 use crate::variant_file::{self, VariantFileError};
 use std::sync::RwLock;
@@ -104,6 +105,24 @@ pub fn uci_name(name: &str) -> &str {
 /// XBoard's name of a variant given by any of its names (itself if unknown).
 pub fn xboard_name(name: &str) -> &str {
     names(name).map_or(name, |n| n.xboard)
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownVariant(pub String);
+
+impl std::fmt::Display for UnknownVariant {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "unknown variant '{}' (known: {})", self.0, described())
+    }
+}
+impl std::error::Error for UnknownVariant {}
+
+impl AnyRules {
+    /// The compiled rules of the variant called `name` (any of its names).
+    pub fn by_name(name: &str) -> Result<AnyRules, UnknownVariant> {
+        let variant = by_name(name).ok_or_else(|| UnknownVariant(name.to_string()))?;
+        Ok(AnyRules::new(variant).expect("built-in and loaded variants compile"))
+    }
 }
 
 /// Each variant with its aliases, for help texts: `standard (chess,
