@@ -21,19 +21,27 @@
 //! pawns could not play those, the file is refused with the reason;
 //! `castling`, `castlingKingsideFile`, `castlingQueensideFile`
 //! (the king's destinations; the rook lands beside it, inside); `nMoveRule`,
-//! `nFoldRule`; and, at the values Protean plays, `checking = true`,
-//! `stalemateValue = draw`, `nFoldValue = draw`, `chess960 = false`,
+//! `nFoldRule`; `king = k:Betza` (a king that moves otherwise); `chess960`
+//! (castling rights name their rook; a variant set up as chess also
+//! starts from the 960 positions); and, at the values Protean plays,
+//! `checking = true`, `stalemateValue = draw`, `nFoldValue = draw`,
 //! `pocketSize = 0`. Keys that only change how a GUI shows a variant
 //! (`pieceToCharTable`, `variantTemplate`) are accepted and have no effect.
 //!
 //! Protean's own rules have keys of their own: `castlingRookSafe`,
-//! `repetitionByPlacement`, `kingSwapsWith`, `bareKingMoves`, and
-//! Flexichess's catalogue, `ruleChanges` and `pawnRuleChanges`
-//! (`name:Betza, ...`).
+//! `repetitionByPlacement`, `kingSwapsWith`, `bareKingMoves`,
+//! `minorPieces` (letters of pieces that cannot mate alone), `pieceNames`
+//! (`b:slide bishop, ...`), two-leg jumps that may take on the middle cell
+//! (`twoLegPieceN = letter:Betza shown:paths`, a path `dx,dy dx,dy`, paths
+//! split by `;`), moving tiles (`movingTiles`, `geret`, `shuttleLimit`,
+//! `origin`: the cell, counted from the lower left, that the board names
+//! a1; files and ranks in the file are named from it), and Flexichess's
+//! catalogue, `ruleChanges` and `pawnRuleChanges` (`name:Betza, ...`).
+//! The built-in variants are written in this format (`variants.ini`).
 
 use crate::any::AnyRules;
-use crate::geometry::Geometry;
-use crate::variant::{CastlingDef, CastlingStart, DrawRules, PieceDef, PromotionDef, Redefinition, Repetition, Role, Variant};
+use crate::geometry::{Geometry, Step};
+use crate::variant::{CastlingDef, CastlingStart, DrawRules, PieceDef, PromotionDef, Redefinition, Repetition, Role, StartPositions, TileRules, Variant};
 use std::fmt;
 
 /// A mistake in a variant file, with the line it is on (from 1).
@@ -78,7 +86,6 @@ const FIXED_KEYS: &[(&str, &str)] = &[
     ("checking", "true"),
     ("stalemateValue", "draw"),
     ("nFoldValue", "draw"),
-    ("chess960", "false"),
     ("pocketSize", "0"),
     ("pieceDrops", "false"),
     ("twoBoards", "false"),
@@ -96,6 +103,8 @@ struct DraftPiece {
     letter: char,
     /// `None` for the pawn, whose Betza depends on `doubleStep`.
     betza: Option<String>,
+    /// Two-leg jumps (`twoLegPieceN`); then `betza` is only shown.
+    paths: Vec<[Step; 2]>,
     role: Role,
     line: usize,
 }
@@ -134,6 +143,17 @@ struct Draft {
     king_swaps_with: Option<(char, usize)>,
     bare_king_moves: Option<u16>,
     rule_changes: Vec<Redefinition>,
+    /// `pieceNames`: (letter, name, line).
+    piece_names: Vec<(char, String, usize)>,
+    /// `minorPieces`: letters, with the line.
+    minor_pieces: Option<(Vec<char>, usize)>,
+    chess960: bool,
+    /// `origin`: the cell named a1, with the line.
+    origin: Option<((u8, u8), usize)>,
+    /// `movingTiles`, `geret`, `shuttleLimit`, with the lines of the last two.
+    moving_tiles: bool,
+    geret: Option<(bool, usize)>,
+    shuttle_limit: Option<(u8, usize)>,
 }
 
 impl Draft {
@@ -143,6 +163,7 @@ impl Draft {
             key: key.into(),
             letter,
             betza: (role != Role::Pawn).then(|| named_betza(key).expect("a named piece").to_string()),
+            paths: Vec::new(),
             role,
             line,
         };
@@ -179,6 +200,13 @@ impl Draft {
             king_swaps_with: None,
             bare_king_moves: None,
             rule_changes: Vec::new(),
+            piece_names: Vec::new(),
+            minor_pieces: None,
+            chess960: false,
+            origin: None,
+            moving_tiles: false,
+            geret: None,
+            shuttle_limit: None,
         }
     }
 
@@ -187,7 +215,7 @@ impl Draft {
     fn fairy(name: &str, line: usize) -> Draft {
         let mut d = Draft::chess(name, line);
         for (key, letter) in [("silver", 'S'), ("fers", 'F'), ("archbishop", 'A'), ("chancellor", 'C'), ("commoner", 'M')] {
-            d.pieces.push(DraftPiece { key: key.into(), letter, betza: Some(named_betza(key).expect("a named piece").into()), role: Role::Other, line });
+            d.pieces.push(DraftPiece { key: key.into(), letter, betza: Some(named_betza(key).expect("a named piece").into()), paths: Vec::new(), role: Role::Other, line });
         }
         d
     }
@@ -334,7 +362,7 @@ fn apply(d: &mut Draft, key: &str, value: &str, line: usize) -> Result<(), Strin
             d.promotion_regions_given = true;
         }
         "promotionRank" => d.promotion_zone = Some((number_where(value, |r: &u8| *r >= 1, "a rank")?, line)),
-        "promotionPieceTypes" => d.promotion_letters = (letters(value)?, line),
+        "promotionPieceTypes" => d.promotion_letters = (letters_or_none(value)?, line),
         "castlingRookPieces" | "castlingRookPiece" => d.castling_rooks = Some(letters(value)?),
         "mandatoryPawnPromotion" => d.mandatory_promotion = boolean(value)?,
         "castling" => d.castling = boolean(value)?,
@@ -356,15 +384,55 @@ fn apply(d: &mut Draft, key: &str, value: &str, line: usize) -> Result<(), Strin
             }
         }
         "nFoldRule" => d.n_fold_rule = number_where(value, |n: &u8| *n >= 2, "a repetition count of 2 or more")?,
+        "chess960" => d.chess960 = boolean(value)?,
+        "pieceNames" => {
+            for entry in value.split(',').map(str::trim) {
+                let named = entry.split_once(':').map(|(l, n)| (letters(l.trim()), n.trim()));
+                let Some((Ok(letter), name)) = named.filter(|(l, n)| l.as_ref().is_ok_and(|l| l.len() == 1) && !n.is_empty()) else {
+                    return Err(format!("'{entry}' is not letter:name"));
+                };
+                d.piece_names.retain(|(l, _, _)| *l != letter[0]);
+                d.piece_names.push((letter[0], name.into(), line));
+            }
+        }
+        "minorPieces" => d.minor_pieces = Some((letters_or_none(value)?, line)),
+        "origin" => {
+            let mut chars = value.chars();
+            let file = chars.next().filter(char::is_ascii_lowercase).map(|c| c as u8 - b'a');
+            let rank = chars.as_str().parse::<u8>().ok().filter(|r| *r >= 1);
+            let (Some(file), Some(rank)) = (file, rank) else { return Err(format!("'{value}' is not a cell such as e5")) };
+            d.origin = Some(((file, rank - 1), line));
+        }
+        "movingTiles" => d.moving_tiles = boolean(value)?,
+        "geret" => d.geret = Some((boolean(value)?, line)),
+        "shuttleLimit" => d.shuttle_limit = Some((number_where(value, |n: &u8| *n >= 1, "a count from 1 to 255")?, line)),
+        _ if key.strip_prefix("twoLegPiece").and_then(|n| n.parse::<u8>().ok()).is_some_and(|n| (1..=25).contains(&n)) => {
+            let mut parts = value.splitn(3, ':');
+            let (Some(letter), Some(shown), Some(paths)) = (parts.next(), parts.next(), parts.next()) else {
+                return Err(format!("'{value}' is not letter:Betza:paths"));
+            };
+            // Shown to GUIs only (XBoard reads Betza): not parsed here.
+            if shown.trim().is_empty() || !shown.trim().chars().all(|c| c.is_ascii_alphanumeric()) {
+                return Err(format!("'{shown}' is not Betza to show"));
+            }
+            let paths = paths.split(';').map(two_leg_path).collect::<Result<Vec<_>, _>>()?;
+            set_piece(d, key, letter, Some(shown.trim().to_string()), paths, line)?;
+        }
         _ if key.strip_prefix("customPiece").and_then(|n| n.parse::<u8>().ok()).is_some_and(|n| (1..=25).contains(&n)) => {
             let Some((letter, betza)) = value.split_once(':') else { return Err(format!("'{value}' is not letter:Betza")) };
             let betza = betza.trim();
             read_alike(betza)?;
-            set_piece(d, key, letter, Some(betza.to_string()), line)?;
+            set_piece(d, key, letter, Some(betza.to_string()), Vec::new(), line)?;
         }
-        "pawn" => set_piece(d, key, value, None, line)?,
+        "pawn" => set_piece(d, key, value, None, Vec::new(), line)?,
+        // As in Fairy-Stockfish, the king may be given a movement of its own.
+        "king" if value.contains(':') => {
+            let (letter, betza) = value.split_once(':').expect("contains ':'");
+            read_alike(betza.trim())?;
+            set_piece(d, key, letter, Some(betza.trim().to_string()), Vec::new(), line)?;
+        }
         _ => match named_betza(key) {
-            Some(betza) => set_piece(d, key, value, Some(betza.to_string()), line)?,
+            Some(betza) => set_piece(d, key, value, Some(betza.to_string()), Vec::new(), line)?,
             None => return Err("Protean does not know this key, or cannot play the rule it sets".into()),
         },
     }
@@ -377,6 +445,26 @@ fn letters(value: &str) -> Result<Vec<char>, String> {
         return Err(format!("'{value}' is not a list of piece letters"));
     }
     Ok(value.chars().map(|c| c.to_ascii_uppercase()).collect())
+}
+
+/// Piece letters, or `-` for none.
+fn letters_or_none(value: &str) -> Result<Vec<char>, String> {
+    if value == "-" { Ok(Vec::new()) } else { letters(value) }
+}
+
+/// One two-leg jump, `dx,dy dx,dy` (first leg, then second, as White
+/// plays them).
+fn two_leg_path(text: &str) -> Result<[Step; 2], String> {
+    let step = |leg: &str| -> Option<Step> {
+        let (dx, dy) = leg.split_once(',')?;
+        let (dx, dy) = (dx.trim().parse::<i8>().ok()?, dy.trim().parse::<i8>().ok()?);
+        ((dx, dy) != (0, 0) && dx.abs() < 26 && dy.abs() < 26).then(|| Step::new(dx, dy))
+    };
+    let legs: Vec<Option<Step>> = text.split_whitespace().map(step).collect();
+    match legs[..] {
+        [Some(a), Some(b)] => Ok([a, b]),
+        _ => Err(format!("'{}' is not a two-leg path such as '2,0 3,0'", text.trim())),
+    }
 }
 
 /// Refuses the Betza that Fairy-Stockfish and Protean read differently:
@@ -404,7 +492,7 @@ fn read_alike(betza: &str) -> Result<(), String> {
 
 /// Adds, replaces (same key) or, with the letter `-`, removes a piece; a
 /// piece removed is no longer a promotion choice (as in Fairy-Stockfish).
-fn set_piece(d: &mut Draft, key: &str, letter: &str, betza: Option<String>, line: usize) -> Result<(), String> {
+fn set_piece(d: &mut Draft, key: &str, letter: &str, betza: Option<String>, paths: Vec<[Step; 2]>, line: usize) -> Result<(), String> {
     let letter = letter.trim();
     let old = d.pieces.iter().find(|p| p.key == key).map(|p| p.letter);
     d.pieces.retain(|p| p.key != key);
@@ -430,7 +518,7 @@ fn set_piece(d: &mut Draft, key: &str, letter: &str, betza: Option<String>, line
     if let Some(was) = old {
         d.promotion_letters.0.iter_mut().filter(|l| **l == was).for_each(|l| *l = letter);
     }
-    d.pieces.push(DraftPiece { key: key.into(), letter, betza, role, line });
+    d.pieces.push(DraftPiece { key: key.into(), letter, betza, paths, role, line });
     Ok(())
 }
 
@@ -438,10 +526,22 @@ fn set_piece(d: &mut Draft, key: &str, letter: &str, betza: Option<String>, line
 fn finish(d: &Draft) -> Result<Variant, Vec<VariantFileError>> {
     let mut errors = Vec::new();
     let err = |line: usize, message: String| VariantFileError { line, message: format!("[{}] {message}", d.name) };
-    let Some(geometry) = Geometry::new(d.files, d.ranks) else {
+    let Some(mut geometry) = Geometry::new(d.files, d.ranks) else {
         errors.push(err(d.line, format!("a {}x{} board is more than Protean's 26 files or 256 cells", d.files, d.ranks)));
         return Err(errors);
     };
+    // Files and ranks in the file are named from the origin, as the board
+    // names its cells; `(ox, oy)` turns them into counts from the lower left.
+    if let Some(((file, rank), line)) = d.origin {
+        match geometry.with_origin(file, rank) {
+            Some(g) => geometry = g,
+            None => {
+                errors.push(err(line, format!("origin: {}{} is not on a {}x{} board", (b'a' + file) as char, rank + 1, d.files, d.ranks)));
+                return Err(errors);
+            }
+        }
+    }
+    let (ox, oy) = (geometry.origin().0 as u8, geometry.origin().1 as u8);
     let (fen, fen_line) = (&d.start_fen.0, d.start_fen.1);
     // Pawns double-step from the ranks they start on in Protean: a region
     // elsewhere is a rule it does not have.
@@ -451,7 +551,7 @@ fn finish(d: &Draft) -> Result<Variant, Vec<VariantFileError>> {
             .iter()
             .enumerate()
             .filter(|(_, row)| row.contains(if white { 'P' } else { 'p' }))
-            .map(|(i, _)| (rows.len() - i) as u8)
+            .map(|(i, _)| (rows.len() - i) as u8 - oy)
             .collect();
         ranks.sort();
         ranks
@@ -475,9 +575,19 @@ fn finish(d: &Draft) -> Result<Variant, Vec<VariantFileError>> {
             None if d.double_step => "fmWfcFifmR2".into(),
             None => "fmWfcF".into(),
         };
-        match PieceDef::new(&p.key, p.letter, &betza, p.role) {
+        let name = d.piece_names.iter().find(|(l, _, _)| *l == p.letter).map_or(p.key.as_str(), |(_, n, _)| n.as_str());
+        if !p.paths.is_empty() {
+            pieces.push(PieceDef::two_leg(name, p.letter, &betza, p.paths.clone(), p.role));
+            continue;
+        }
+        match PieceDef::new(name, p.letter, &betza, p.role) {
             Ok(def) => pieces.push(def),
             Err(e) => errors.push(err(p.line, format!("{}: bad Betza '{betza}': {e}", p.key))),
+        }
+    }
+    for (letter, _, line) in &d.piece_names {
+        if !d.pieces.iter().any(|p| p.letter == *letter) {
+            errors.push(err(*line, format!("pieceNames: {letter} is no piece here")));
         }
     }
     if !pieces.iter().any(|p| p.role == Role::Royal) {
@@ -504,8 +614,8 @@ fn finish(d: &Draft) -> Result<Variant, Vec<VariantFileError>> {
         (white, black) = ((rank, line), (d.ranks + 1 - rank.min(d.ranks), line));
     }
     for (rank, line) in [white, black] {
-        if rank == 0 || rank > d.ranks {
-            errors.push(err(line, format!("promotion on rank {rank}, which is not on a board of {} ranks", d.ranks)));
+        if rank == 0 || rank + oy > d.ranks {
+            errors.push(err(line, format!("promotion on rank {rank}, which is not on a board of {} ranks", d.ranks - oy)));
         }
     }
     let (white_rank, black_rank) = (white.0, black.0);
@@ -518,10 +628,29 @@ fn finish(d: &Draft) -> Result<Variant, Vec<VariantFileError>> {
     });
     for (i, (file, line)) in d.castling_files.into_iter().enumerate().filter(|_| d.castling) {
         // The rook lands beside the king, inside: both on the board.
-        let fits = if i == 0 { (1..d.files).contains(&file) } else { file + 1 < d.files };
+        let fits = if i == 0 { (1..d.files).contains(&(file + ox)) } else { file + ox + 1 < d.files };
         if !fits {
             let side = if i == 0 { "castlingKingsideFile" } else { "castlingQueensideFile" };
             errors.push(err(line, format!("{side}: file {} leaves no cell for the rook on a board of {} files", (b'a' + file) as char, d.files)));
+        }
+    }
+    let minor_pieces: Vec<usize> = match &d.minor_pieces {
+        Some((letters, line)) => letters
+            .iter()
+            .filter_map(|l| {
+                let kind = pieces.iter().position(|p| p.letter == *l);
+                if kind.is_none() {
+                    errors.push(err(*line, format!("minorPieces: {l} is no piece here")));
+                }
+                kind
+            })
+            .collect(),
+        // A lone knight or bishop cannot mate, as in chess.
+        None => pieces.iter().enumerate().filter(|(_, p)| p.betza == "N" || p.betza == "B").map(|(i, _)| i).collect(),
+    };
+    for (given, line) in [d.geret.map(|(_, l)| ("geret", l)), d.shuttle_limit.map(|(_, l)| ("shuttleLimit", l))].into_iter().flatten() {
+        if !d.moving_tiles {
+            errors.push(err(line, format!("{given}: a rule of moving tiles, which need movingTiles = true")));
         }
     }
     if !errors.is_empty() {
@@ -535,25 +664,38 @@ fn finish(d: &Draft) -> Result<Variant, Vec<VariantFileError>> {
         castling: Vec::new(),
         castling_start: CastlingStart::Fixed,
         start_positions: None,
-        promotion: PromotionDef { ranks: [white_rank - 1, black_rank - 1], choices, mandatory: d.mandatory_promotion },
+        promotion: PromotionDef { ranks: [white_rank - 1 + oy, black_rank - 1 + oy], choices, mandatory: d.mandatory_promotion },
         draws: DrawRules {
             quiet_plies: (d.n_move_rule > 0).then(|| d.n_move_rule.saturating_mul(2)),
             repetition: if d.repetition_by_placement { Repetition::Placement } else { Repetition::FullPosition },
             repetition_count: d.n_fold_rule,
-            minor_pieces: Vec::new(),
+            minor_pieces,
             bare_king_moves: d.bare_king_moves,
         },
         king_swaps_with,
-        tiles: None,
+        tiles: d.moving_tiles.then(|| TileRules {
+            geret: d.geret.is_some_and(|(g, _)| g),
+            shuttle_limit: d.shuttle_limit.map_or(DEFAULT_SHUTTLE_LIMIT, |(n, _)| n),
+        }),
         redefinitions: d.rule_changes.clone(),
     };
-    // A lone knight or bishop cannot mate, as in chess.
-    variant.draws.minor_pieces = variant.pieces.iter().enumerate().filter(|(_, p)| p.betza == "N" || p.betza == "B").map(|(i, _)| i).collect();
+    let letter_of = |key: &str| d.pieces.iter().find(|p| p.key == key).map(|p| p.letter);
+    let rooks = d.castling_rooks.clone().unwrap_or_else(|| letter_of("rook").into_iter().collect());
     if d.castling {
-        let letter_of = |key: &str| d.pieces.iter().find(|p| p.key == key).map(|p| p.letter);
-        let rooks = d.castling_rooks.clone().unwrap_or_else(|| letter_of("rook").into_iter().collect());
-        variant.castling = castling(&variant, d.castling_files.map(|(f, _)| f), letter_of("king"), &rooks);
+        variant.castling = castling(&variant, d.castling_files.map(|(f, _)| f + ox), letter_of("king"), &rooks);
         variant.castling.iter_mut().for_each(|c| c.rook_must_be_safe = d.castling_rook_safe);
+    }
+    if d.chess960 {
+        // Castling rights name their rook, the first castling piece; a
+        // variant set up as chess may also start from the 960 positions.
+        match rooks.first().and_then(|l| variant.piece_by_letter(*l)) {
+            Some(rook) => variant.castling_start = CastlingStart::BackRank { rook },
+            None => errors.push(err(d.line, "chess960: no piece castles with the king".into())),
+        }
+        let chess = StartPositions::Chess960.fen(518);
+        if placement_rows(&variant.start_fen) == placement_rows(&chess) && geometry.width() == 8 && geometry.height() == 8 {
+            variant.start_positions = Some(StartPositions::Chess960);
+        }
     }
     // Rights for a castling the variant does not have mean nothing, as in
     // Fairy-Stockfish: the start position keeps only the others.
@@ -580,6 +722,9 @@ fn finish(d: &Draft) -> Result<Variant, Vec<VariantFileError>> {
         Err(errors)
     }
 }
+
+/// The shuttle limit of `movingTiles` unless `shuttleLimit` gives one.
+const DEFAULT_SHUTTLE_LIMIT: u8 = 8;
 
 /// The rows of a FEN's placement, from the top.
 fn placement_rows(fen: &str) -> Vec<&str> {
@@ -628,15 +773,19 @@ fn fen_fits(fen: &str, files: u8, ranks: u8) -> Result<(), String> {
 /// piece on that side (the `rook`, or `castlingRookPieces`) lands beside
 /// it, inside. The files are checked to fit the board before.
 fn castling(variant: &Variant, [kingside, queenside]: [u8; 2], king: Option<char>, rooks: &[char]) -> Vec<CastlingDef> {
-    let files = row_cells(placement_rows(&variant.start_fen).last().copied().unwrap_or(""));
-    let Some(king) = king.and_then(|k| files.iter().position(|c| *c == Some(k))) else { return Vec::new() };
+    let rows = placement_rows(&variant.start_fen);
+    let Some(king) = king else { return Vec::new() };
+    // The king's rank (the first, unless the board has room below it).
+    let Some((i, files)) = rows.iter().map(|r| row_cells(r)).enumerate().rev().find(|(_, cells)| cells.contains(&Some(king))) else { return Vec::new() };
+    let rank = (rows.len() - 1 - i) as u8;
+    let king = files.iter().position(|c| *c == Some(king)).expect("found in the row");
     let rook_files: Vec<usize> = files.iter().enumerate().filter(|(_, c)| c.is_some_and(|c| rooks.contains(&c))).map(|(i, _)| i).collect();
     let mut defs = Vec::new();
     if let Some(&rook) = rook_files.iter().filter(|&&r| r > king).max() {
-        defs.push(CastlingDef { fen_letter: 'K', king_from: (king as u8, 0), king_to: (kingside, 0), rook_from: (rook as u8, 0), rook_to: (kingside - 1, 0), rook_must_be_safe: false });
+        defs.push(CastlingDef { fen_letter: 'K', king_from: (king as u8, rank), king_to: (kingside, rank), rook_from: (rook as u8, rank), rook_to: (kingside - 1, rank), rook_must_be_safe: false });
     }
     if let Some(&rook) = rook_files.iter().filter(|&&r| r < king).min() {
-        defs.push(CastlingDef { fen_letter: 'Q', king_from: (king as u8, 0), king_to: (queenside, 0), rook_from: (rook as u8, 0), rook_to: (queenside + 1, 0), rook_must_be_safe: false });
+        defs.push(CastlingDef { fen_letter: 'Q', king_from: (king as u8, rank), king_to: (queenside, rank), rook_from: (rook as u8, rank), rook_to: (queenside + 1, rank), rook_must_be_safe: false });
     }
     defs
 }

@@ -149,3 +149,54 @@ fn the_king_may_swap_with_a_piece_a_file_names() {
     let errors = variant_file::parse("[swap:chess]\nkingSwapsWith = z\n", builtin).expect_err("no z");
     assert!(errors[0].line == 2 && errors[0].message.contains("kingSwapsWith"), "{errors:?}");
 }
+
+#[test]
+fn tiles_two_leg_jumps_and_piece_names_from_a_file() {
+    // Beyond Chess's moving tiles on a small board of a user's own, and a
+    // knight that jumps as One-dimensional chess's on a board with ranks.
+    let text = "\
+[smallbeyond:chess]
+maxFile = 8
+maxRank = 8
+origin = c3
+startFen = ********/********/**rnbk**/**pppp**/**PPPP**/**RNBK**/********/******** w - - 0 1 -
+castling = false
+doubleStep = false
+promotionRegionWhite = *4
+promotionRegionBlack = *1
+movingTiles = true
+geret = true
+
+[legs:chess]
+knight = -
+twoLegPiece1 = n:U:2,0 3,0; -2,0 -3,0
+pieceNames = n:leaper
+promotionPieceTypes = qrb
+";
+    let parsed = variant_file::parse(text, builtin).expect("loads");
+    let (small, legs) = (&parsed[0], &parsed[1]);
+    assert_eq!(small.geometry.origin(), (2, 2));
+    assert_eq!(small.promotion.ranks, [5, 2], "ranks named from the origin");
+    assert!(small.tiles.as_ref().is_some_and(|t| t.geret && t.shuttle_limit == 8));
+    let mut p = AnyRules::new(small.clone()).unwrap().start();
+    // White's first turn has no tile shift; Black's turns carry one.
+    p.play("b1a3").expect("a knight's move");
+    assert!(p.legal_moves().iter().any(|m| m.contains(',')), "turns carry tile shifts: {:?}", p.legal_moves());
+    assert!(p.perft(2) > 0);
+    let n = legs.piece_by_letter('N').expect("the leaper");
+    assert_eq!((legs.pieces[n].name.as_str(), legs.pieces[n].paths.len()), ("leaper", 2));
+
+    for (body, key) in [
+        ("geret = true", "geret"),
+        ("shuttleLimit = 3", "shuttleLimit"),
+        ("pieceNames = z:zebra", "pieceNames"),
+        ("twoLegPiece1 = x:U:2,0", "twoLegPiece1"),
+        ("twoLegPiece2 = x:U:0,0 1,0", "twoLegPiece2"),
+        ("origin = z99", "origin"),
+        ("minorPieces = y", "minorPieces"),
+        ("startFen = rnbqkbnr/pppppppp/8/8/8/8/PPPPPPP*/RNBQKBNR w KQkq - 0 1", "startFen"),
+    ] {
+        let errors = variant_file::parse(&format!("[v:chess]\n{body}\n"), builtin).expect_err(body);
+        assert!(errors.len() == 1 && errors[0].line == 2 && errors[0].message.contains(key), "{body}: {errors:?}");
+    }
+}

@@ -137,6 +137,15 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_variants_file_defines_the_built_ins() {
+        let parsed = variant_file::parse(include_str!("../../variants.ini"), |_| false).expect("variants.ini reads");
+        assert_eq!(parsed.len(), VARIANTS.len());
+        for (file, n) in parsed.iter().zip(VARIANTS) {
+            assert_eq!(*file, (n.make)(), "{}", n.name);
+        }
+    }
+
+    #[test]
     fn names_are_one_list() {
         assert_eq!(NAMES, VARIANTS.iter().map(|n| n.name).collect::<Vec<_>>());
         for n in VARIANTS {
