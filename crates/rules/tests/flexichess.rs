@@ -1,10 +1,16 @@
 //! Flexichess: rule changes as moves (RULINGS.md, Flexichess 1-4).
 
-use protean_rules::variants::flexichess::{PAWN_MOVEMENTS, PIECE_MOVEMENTS};
+use protean_rules::variant::Role;
 use protean_rules::{AnyPosition, AnyRules};
 
 fn flexi() -> AnyRules {
     AnyRules::by_name("flexichess").unwrap()
+}
+
+/// The Betza of the catalogue's movements for pawns or for other pieces.
+fn catalogue(pawns: bool) -> Vec<String> {
+    let variant = protean_rules::variants::by_name("flexichess").unwrap();
+    variant.redefinitions.iter().filter(|r| (r.role == Role::Pawn) == pawns).map(|r| r.betza.clone()).collect()
 }
 
 fn changes(pos: &mut AnyPosition) -> Vec<String> {
@@ -27,8 +33,7 @@ fn changes_played_out(pos: &AnyPosition) -> Vec<String> {
     let fields: Vec<&str> = fen.split(' ').collect();
     let mut out = Vec::new();
     for letter in ['P', 'N', 'B', 'R', 'Q'] {
-        let list = if letter == 'P' { PAWN_MOVEMENTS } else { PIECE_MOVEMENTS };
-        for (_, betza) in list {
+        for betza in &catalogue(letter == 'P') {
             let current: Vec<&str> = if fields[6] == "-" { Vec::new() } else { fields[6].split(',').collect() };
             let mut rules: Vec<String> = current.iter().filter(|r| !r.starts_with(letter)).map(|r| r.to_string()).collect();
             // The field lists only movements other than the variant's own.
@@ -75,7 +80,7 @@ fn rule_changes_at_the_start_spare_the_king_and_skip_no_ops() {
     let list = changes(&mut pos);
     // Four pieces with 15 movements each, less the one each has; the pawn
     // with 4, less its own.
-    assert_eq!(list.len(), 4 * (PIECE_MOVEMENTS.len() - 1) + PAWN_MOVEMENTS.len() - 1);
+    assert_eq!(list.len(), 4 * (catalogue(false).len() - 1) + catalogue(true).len() - 1);
     assert_eq!(pos.perft(1), 20 + list.len() as u64);
     assert!(!list.iter().any(|m| m.starts_with("K=")));
     for no_op in ["N=N", "B=B", "R=R", "Q=Q", "P=fmWfcFifmR2"] {

@@ -113,11 +113,11 @@ fn a_removed_piece_is_no_promotion_choice_and_castling_takes_the_rook_piece() {
 
 #[test]
 fn protean_keys_write_flexichess_and_perfect_chess_from_a_file() {
-    use protean_rules::variants::flexichess::{PAWN_MOVEMENTS, PIECE_MOVEMENTS};
-    let list = |entries: &[(&str, &str)]| entries.iter().map(|(n, b)| format!("{n}:{b}")).collect::<Vec<_>>().join(", ");
-    let text = format!("[flexifile:chess]\nruleChanges = {}\npawnRuleChanges = {}\n", list(PIECE_MOVEMENTS), list(PAWN_MOVEMENTS));
-    let v = variant_file::parse(&text, builtin).expect("loads").remove(0);
+    use protean_rules::variant::Role;
     let builtin_flexi = variants::by_name("flexichess").unwrap();
+    let list = |role| builtin_flexi.redefinitions.iter().filter(|r| r.role == role).map(|r| format!("{}:{}", r.name, r.betza)).collect::<Vec<_>>().join(", ");
+    let text = format!("[flexifile:chess]\nruleChanges = {}\npawnRuleChanges = {}\n", list(Role::Other), list(Role::Pawn));
+    let v = variant_file::parse(&text, builtin).expect("loads").remove(0);
     assert_eq!(v.redefinitions, builtin_flexi.redefinitions);
     let mut start = AnyRules::new(v).unwrap().start();
     assert_eq!((1..=3).map(|d| start.perft(d)).collect::<Vec<_>>(), [79, 6_308, 511_962], "Flexichess's perft");
