@@ -1,6 +1,9 @@
 """Perft at depth 3 on random positions, Protean against the references:
 Stockfish for standard chess and (with UCI_Chess960) Chess960,
-Fairy-Stockfish (pyffish) for Perfect Chess.
+Fairy-Stockfish (pyffish) for Perfect Chess. pyffish sets up a position
+for every call (1.5 ms each), so Perfect Chess's perft 3 costs seconds a
+position: 60 positions at depth 3, and 200 move by move at depth 2, in
+CI (PROTEAN_PERFECT_POSITIONS=200 runs all 200 at depth 3: 6 minutes).
 Positions come from random legal play in pyffish with fixed seeds (other
 seeds than the EPD files use), so these are positions Protean's own
 tests never saw.
@@ -17,6 +20,7 @@ DEPTH = 3
 # happened to show.
 SHIELDING_ROOKS = ["4k3/8/8/8/8/8/8/qRK5 w B - 0 1", "4k3/8/8/8/8/8/8/5KRr w G - 0 1", "5krR/8/8/8/8/8/8/4K3 b g - 0 1"]
 CHESS960_POSITIONS = int(os.environ.get("PROTEAN_CHESS960_POSITIONS", "100"))
+PERFECT_POSITIONS = int(os.environ.get("PROTEAN_PERFECT_POSITIONS", "60"))
 
 
 def test_standard_perft_matches_stockfish():
@@ -61,10 +65,26 @@ def _perfect_pair(fen):
     return fen, ref.perfect_perft(fen, DEPTH), ref.protean_perft("perfect", fen, DEPTH)
 
 
+def _perfect_divide(fen):
+    expected = {m: len(ref.perfect_moves(fen, (m,))) for m in ref.perfect_moves(fen)}
+    return fen, expected, ref.protean_divide("perfect", fen, 2)
+
+
 def test_perfect_perft_matches_fairy_stockfish():
-    positions = ref.random_positions("perfect", COUNT, seed=2)
+    positions = ref.random_positions("perfect", PERFECT_POSITIONS, seed=2)
     with Pool(os.cpu_count() or 2) as pool:
         results = pool.map(_perfect_pair, positions)
     mismatches = [r for r in results if r[1] != r[2]]
+    assert len(results) == PERFECT_POSITIONS
+    assert not mismatches, mismatches[:5]
+
+
+def test_perfect_moves_and_replies_match_fairy_stockfish_move_by_move():
+    """Each legal move by its text, and the count of replies below it."""
+    positions = ref.random_positions("perfect", COUNT, seed=3)
+    with Pool(os.cpu_count() or 2) as pool:
+        results = pool.map(_perfect_divide, positions)
+    mismatches = [(fen, sorted(set(e.items()) ^ set(g.items()))[:6]) for fen, e, g in results if e != g]
     assert len(results) == COUNT
+    assert sum(len(e) for _, e, _ in results) > 20 * COUNT, "too few moves: the positions test too little"
     assert not mismatches, mismatches[:5]
