@@ -28,7 +28,7 @@ struct Undo {
     ep: u8,
     ep_victim: u8,
     quiet_plies: u16,
-    bare_plies: u16,
+    bare_plies: Option<u16>,
     fullmove: u32,
     tile_turn: TileTurn,
     /// Whether the move ended the turn (the side to move changed).
@@ -48,8 +48,9 @@ pub struct Position<B: Bitboard> {
     ep: u8,
     ep_victim: u8,
     quiet_plies: u16,
-    /// Plies since one side was left with its king alone.
-    bare_plies: u16,
+    /// Where a bare king must be mated in so many moves (Beyond Chess):
+    /// the plies since one side was left with its king alone.
+    bare_plies: Option<u16>,
     fullmove: u32,
     /// Pieces and rifts.
     placement_key: u64,
@@ -75,6 +76,7 @@ impl<B: Bitboard> Position<B> {
         Position {
             tiles: rules.variant.tiles.is_some().then(TileState::new),
             rule_changes: (!rules.variant.redefinitions.is_empty()).then(RuleChangeState::new),
+            bare_plies: rules.variant.draws.bare_king_moves.map(|_| 0),
             rules,
             mailbox: [EMPTY; MAX_CELLS],
             by_color: [B::EMPTY; 2],
@@ -84,7 +86,6 @@ impl<B: Bitboard> Position<B> {
             ep: NO_CELL,
             ep_victim: NO_CELL,
             quiet_plies: 0,
-            bare_plies: 0,
             fullmove: 1,
             placement_key: 0,
             kings: [NO_CELL; 2],
@@ -186,7 +187,7 @@ impl<B: Bitboard> Position<B> {
     }
     #[inline(always)]
     pub fn bare_plies(&self) -> u16 {
-        self.bare_plies
+        self.bare_plies.unwrap_or(0)
     }
     #[inline(always)]
     pub fn shuttle(&self) -> Shuttle {
@@ -479,9 +480,9 @@ impl<B: Bitboard> Position<B> {
 
     /// Hands the turn to the other side.
     fn end_turn(&mut self, us: Color) {
-        if self.rules.variant.draws.bare_king_moves.is_some() {
+        if let Some(plies) = self.bare_plies {
             // Counts the moves of the side facing a bare king.
-            self.bare_plies = if self.is_bare(!us) && !self.is_bare(us) { self.bare_plies.saturating_add(1) } else if self.is_bare(us) { self.bare_plies } else { 0 };
+            self.bare_plies = Some(if self.is_bare(!us) && !self.is_bare(us) { plies.saturating_add(1) } else if self.is_bare(us) { plies } else { 0 });
         }
         if us == Color::Black {
             self.fullmove = self.fullmove.saturating_add(1);
