@@ -233,6 +233,9 @@ def protean_divide(variant, fen, depth, variants_file=None):
     for line in out.stdout.splitlines():
         move, _, count = line.partition(":")
         if count.strip().isdigit() and not move.startswith("Nodes"):
+            # One text is one move: a text given twice would hide a count.
+            if move.strip() in counts:
+                raise RuntimeError(f"protean perft gave {move.strip()} twice on {fen}")
             counts[move.strip()] = int(count)
     return counts
 

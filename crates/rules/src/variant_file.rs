@@ -147,7 +147,8 @@ struct Draft {
     piece_names: Vec<(char, String, usize)>,
     /// `minorPieces`: letters, with the line.
     minor_pieces: Option<(Vec<char>, usize)>,
-    chess960: bool,
+    /// `chess960`, with its line.
+    chess960: (bool, usize),
     /// `origin`: the cell named a1, with the line.
     origin: Option<((u8, u8), usize)>,
     /// `movingTiles`, `geret`, `shuttleLimit`, with the lines of the last two.
@@ -202,7 +203,7 @@ impl Draft {
             rule_changes: Vec::new(),
             piece_names: Vec::new(),
             minor_pieces: None,
-            chess960: false,
+            chess960: (false, line),
             origin: None,
             moving_tiles: false,
             geret: None,
@@ -330,7 +331,7 @@ fn file_index(value: &str) -> Result<u8, String> {
     let mut chars = value.chars();
     match (chars.next(), chars.next()) {
         (Some(c), None) if c.is_ascii_lowercase() => Ok(c as u8 - b'a'),
-        _ => number_where::<u8>(value, |n| *n >= 1, "a file").map(|n| n - 1),
+        _ => number_where::<u8>(value, |n| (1..=26).contains(n), "a file (a to z, or 1 to 26)").map(|n| n - 1),
     }
 }
 
@@ -339,7 +340,7 @@ fn whole_rank(value: &str) -> Result<u8, String> {
     value
         .strip_prefix('*')
         .and_then(|r| r.parse::<u8>().ok())
-        .filter(|r| *r >= 1)
+        .filter(|r| (1..=26).contains(r))
         .ok_or_else(|| format!("'{value}': Protean reads regions of one whole rank only, written *N"))
 }
 
@@ -384,7 +385,7 @@ fn apply(d: &mut Draft, key: &str, value: &str, line: usize) -> Result<(), Strin
             }
         }
         "nFoldRule" => d.n_fold_rule = number_where(value, |n: &u8| *n >= 2, "a repetition count of 2 or more")?,
-        "chess960" => d.chess960 = boolean(value)?,
+        "chess960" => d.chess960 = (boolean(value)?, line),
         "pieceNames" => {
             for entry in value.split(',').map(str::trim) {
                 let named = entry.split_once(':').map(|(l, n)| (letters(l.trim()), n.trim()));
@@ -418,19 +419,14 @@ fn apply(d: &mut Draft, key: &str, value: &str, line: usize) -> Result<(), Strin
             let paths = paths.split(';').map(two_leg_path).collect::<Result<Vec<_>, _>>()?;
             set_piece(d, key, letter, Some(shown.trim().to_string()), paths, line)?;
         }
-        _ if key.strip_prefix("customPiece").and_then(|n| n.parse::<u8>().ok()).is_some_and(|n| (1..=25).contains(&n)) => {
+        // As in Fairy-Stockfish, the king may be given a movement of its own.
+        _ if key.strip_prefix("customPiece").and_then(|n| n.parse::<u8>().ok()).is_some_and(|n| (1..=25).contains(&n)) || (key == "king" && value.contains(':')) => {
             let Some((letter, betza)) = value.split_once(':') else { return Err(format!("'{value}' is not letter:Betza")) };
             let betza = betza.trim();
             read_alike(betza)?;
             set_piece(d, key, letter, Some(betza.to_string()), Vec::new(), line)?;
         }
         "pawn" => set_piece(d, key, value, None, Vec::new(), line)?,
-        // As in Fairy-Stockfish, the king may be given a movement of its own.
-        "king" if value.contains(':') => {
-            let (letter, betza) = value.split_once(':').expect("contains ':'");
-            read_alike(betza.trim())?;
-            set_piece(d, key, letter, Some(betza.trim().to_string()), Vec::new(), line)?;
-        }
         _ => match named_betza(key) {
             Some(betza) => set_piece(d, key, value, Some(betza.to_string()), Vec::new(), line)?,
             None => return Err("Protean does not know this key, or cannot play the rule it sets".into()),
@@ -447,6 +443,23 @@ fn letters(value: &str) -> Result<Vec<char>, String> {
     Ok(value.chars().map(|c| c.to_ascii_uppercase()).collect())
 }
 
+/// The kinds of the pieces `letters` name, and a mistake of `key` for
+/// each letter that names none.
+fn kinds_named(pieces: &[PieceDef], letters: &[char], key: &str) -> (Vec<usize>, Vec<String>) {
+    let mut missing = Vec::new();
+    let kinds = letters
+        .iter()
+        .filter_map(|l| {
+            let kind = pieces.iter().position(|p| p.letter == *l);
+            if kind.is_none() {
+                missing.push(format!("{key}: {l} is no piece here"));
+            }
+            kind
+        })
+        .collect();
+    (kinds, missing)
+}
+
 /// Piece letters, or `-` for none.
 fn letters_or_none(value: &str) -> Result<Vec<char>, String> {
     if value == "-" { Ok(Vec::new()) } else { letters(value) }
@@ -457,8 +470,8 @@ fn letters_or_none(value: &str) -> Result<Vec<char>, String> {
 fn two_leg_path(text: &str) -> Result<[Step; 2], String> {
     let step = |leg: &str| -> Option<Step> {
         let (dx, dy) = leg.split_once(',')?;
-        let (dx, dy) = (dx.trim().parse::<i8>().ok()?, dy.trim().parse::<i8>().ok()?);
-        ((dx, dy) != (0, 0) && dx.abs() < 26 && dy.abs() < 26).then(|| Step::new(dx, dy))
+        let (dx, dy) = (dx.trim().parse::<i16>().ok()?, dy.trim().parse::<i16>().ok()?);
+        ((dx, dy) != (0, 0) && dx.abs() < 26 && dy.abs() < 26).then(|| Step::new(dx as i8, dy as i8))
     };
     let legs: Vec<Option<Step>> = text.split_whitespace().map(step).collect();
     match legs[..] {
@@ -545,13 +558,13 @@ fn finish(d: &Draft) -> Result<Variant, Vec<VariantFileError>> {
     let (fen, fen_line) = (&d.start_fen.0, d.start_fen.1);
     // Pawns double-step from the ranks they start on in Protean: a region
     // elsewhere is a rule it does not have.
-    let pawn_ranks = |white: bool| -> Vec<u8> {
+    let pawn_ranks = |white: bool| -> Vec<i32> {
         let rows = placement_rows(fen);
-        let mut ranks: Vec<u8> = rows
+        let mut ranks: Vec<i32> = rows
             .iter()
             .enumerate()
             .filter(|(_, row)| row.contains(if white { 'P' } else { 'p' }))
-            .map(|(i, _)| (rows.len() - i) as u8 - oy)
+            .map(|(i, _)| (rows.len() - i) as i32 - oy as i32)
             .collect();
         ranks.sort();
         ranks
@@ -560,7 +573,7 @@ fn finish(d: &Draft) -> Result<Variant, Vec<VariantFileError>> {
         for side in 0..2 {
             let Some((rank, line)) = d.double_step_ranks[side] else { continue };
             let starts = pawn_ranks(side == 0);
-            if !starts.is_empty() && starts != [rank] {
+            if !starts.is_empty() && starts != [rank as i32] {
                 errors.push(err(line, format!("pawns double-step from rank {rank} but start on {starts:?}: Protean's pawns double-step from the rank they start on")));
             }
         }
@@ -594,57 +607,48 @@ fn finish(d: &Draft) -> Result<Variant, Vec<VariantFileError>> {
         errors.push(err(d.line, "no king: Protean's games need a royal piece (king = k)".into()));
     }
     let (promotion_letters, letters_line) = &d.promotion_letters;
-    let choices: Vec<usize> = promotion_letters
-        .iter()
-        .filter_map(|l| match pieces.iter().position(|p| p.letter == *l) {
-            Some(i) => Some(i),
-            None => {
-                errors.push(err(*letters_line, format!("promotionPieceTypes names {l}, which is no piece here")));
-                None
-            }
-        })
-        .collect();
+    let (choices, missing) = kinds_named(&pieces, promotion_letters, "promotionPieceTypes");
+    errors.extend(missing.into_iter().map(|m| err(*letters_line, m)));
+    // Ranks are named from the origin: the board's row of rank r (from
+    // 1) is r - 1 + oy, and the last rank is named `top`.
+    let row_of = |rank: u8| (rank >= 1 && (rank - 1) as usize + (oy as usize) < d.ranks as usize).then(|| rank - 1 + oy);
+    let top = d.ranks - oy;
+    let [mut white, mut black] = d.promotion_ranks.map(|(rank, line)| (row_of(rank), rank, line));
     // promotionRank is a zone from that rank to the last, and yields to
     // the regions; Protean promotes on one rank a side.
-    let [mut white, mut black] = d.promotion_ranks;
     if let (Some((rank, line)), false) = (d.promotion_zone, d.promotion_regions_given) {
-        if rank != d.ranks {
-            errors.push(err(line, format!("promotionRank: a zone from rank {rank} to {}; Protean promotes on one rank a side", d.ranks)));
+        if rank != top {
+            errors.push(err(line, format!("promotionRank: a zone from rank {rank} to {top}; Protean promotes on one rank a side")));
         }
-        (white, black) = ((rank, line), (d.ranks + 1 - rank.min(d.ranks), line));
+        let row = row_of(rank);
+        (white, black) = ((row, rank, line), (row.map(|r| d.ranks - 1 - r), rank, line));
     }
-    for (rank, line) in [white, black] {
-        if rank == 0 || rank + oy > d.ranks {
-            errors.push(err(line, format!("promotion on rank {rank}, which is not on a board of {} ranks", d.ranks - oy)));
+    for (row, rank, line) in [white, black] {
+        if row.is_none() {
+            errors.push(err(line, format!("promotion on rank {rank}, which is not on a board of {top} ranks")));
         }
     }
-    let (white_rank, black_rank) = (white.0, black.0);
+    let promotion_rows = [white.0.unwrap_or(0), black.0.unwrap_or(0)];
     let king_swaps_with = d.king_swaps_with.and_then(|(letter, line)| {
-        let kind = pieces.iter().position(|p| p.letter == letter);
-        if kind.is_none() {
-            errors.push(err(line, format!("kingSwapsWith: {letter} is no piece here")));
-        }
-        kind
+        let (kinds, missing) = kinds_named(&pieces, &[letter], "kingSwapsWith");
+        errors.extend(missing.into_iter().map(|m| err(line, m)));
+        kinds.first().copied()
     });
     for (i, (file, line)) in d.castling_files.into_iter().enumerate().filter(|_| d.castling) {
         // The rook lands beside the king, inside: both on the board.
-        let fits = if i == 0 { (1..d.files).contains(&(file + ox)) } else { file + ox + 1 < d.files };
+        let (cell, files) = (file as usize + ox as usize, d.files as usize);
+        let fits = if i == 0 { (1..files).contains(&cell) } else { cell + 1 < files };
         if !fits {
             let side = if i == 0 { "castlingKingsideFile" } else { "castlingQueensideFile" };
             errors.push(err(line, format!("{side}: file {} leaves no cell for the rook on a board of {} files", (b'a' + file) as char, d.files)));
         }
     }
     let minor_pieces: Vec<usize> = match &d.minor_pieces {
-        Some((letters, line)) => letters
-            .iter()
-            .filter_map(|l| {
-                let kind = pieces.iter().position(|p| p.letter == *l);
-                if kind.is_none() {
-                    errors.push(err(*line, format!("minorPieces: {l} is no piece here")));
-                }
-                kind
-            })
-            .collect(),
+        Some((letters, line)) => {
+            let (kinds, missing) = kinds_named(&pieces, letters, "minorPieces");
+            errors.extend(missing.into_iter().map(|m| err(*line, m)));
+            kinds
+        }
         // A lone knight or bishop cannot mate, as in chess.
         None => pieces.iter().enumerate().filter(|(_, p)| p.betza == "N" || p.betza == "B").map(|(i, _)| i).collect(),
     };
@@ -664,7 +668,7 @@ fn finish(d: &Draft) -> Result<Variant, Vec<VariantFileError>> {
         castling: Vec::new(),
         castling_start: CastlingStart::Fixed,
         start_positions: None,
-        promotion: PromotionDef { ranks: [white_rank - 1 + oy, black_rank - 1 + oy], choices, mandatory: d.mandatory_promotion },
+        promotion: PromotionDef { ranks: promotion_rows, choices, mandatory: d.mandatory_promotion },
         draws: DrawRules {
             quiet_plies: (d.n_move_rule > 0).then(|| d.n_move_rule.saturating_mul(2)),
             repetition: if d.repetition_by_placement { Repetition::Placement } else { Repetition::FullPosition },
@@ -685,12 +689,20 @@ fn finish(d: &Draft) -> Result<Variant, Vec<VariantFileError>> {
         variant.castling = castling(&variant, d.castling_files.map(|(f, _)| f + ox), letter_of("king"), &rooks);
         variant.castling.iter_mut().for_each(|c| c.rook_must_be_safe = d.castling_rook_safe);
     }
-    if d.chess960 {
+    if let (true, line) = d.chess960 {
         // Castling rights name their rook, the first castling piece; a
         // variant set up as chess may also start from the 960 positions.
         match rooks.first().and_then(|l| variant.piece_by_letter(*l)) {
             Some(rook) => variant.castling_start = CastlingStart::BackRank { rook },
-            None => errors.push(err(d.line, "chess960: no piece castles with the king".into())),
+            None => errors.push(err(line, "chess960: no piece castles with the king".into())),
+        }
+        // A Chess960 right names its rook on the first rank, and a rule
+        // change compiles the variant's own castling, not a FEN's layout.
+        if variant.castling.iter().any(|c| c.king_from.1 != 0) {
+            errors.push(err(line, "chess960: the king must start on the first rank".into()));
+        }
+        if !variant.redefinitions.is_empty() {
+            errors.push(err(line, "chess960 with rule changes (ruleChanges, pawnRuleChanges): Protean plays them apart only".into()));
         }
         let chess = StartPositions::Chess960.fen(518);
         if placement_rows(&variant.start_fen) == placement_rows(&chess) && geometry.width() == 8 && geometry.height() == 8 {
@@ -768,8 +780,9 @@ fn fen_fits(fen: &str, files: u8, ranks: u8) -> Result<(), String> {
     Ok(())
 }
 
-/// Fairy-Stockfish's castling: the king (the `king` piece) on the first
-/// rank goes to the kingside or queenside file, the outermost castling
+/// Fairy-Stockfish's castling: the king (the `king` piece) on its rank
+/// (the first, unless the board has room below it) goes to the kingside
+/// or queenside file, the outermost castling
 /// piece on that side (the `rook`, or `castlingRookPieces`) lands beside
 /// it, inside. The files are checked to fit the board before.
 fn castling(variant: &Variant, [kingside, queenside]: [u8; 2], king: Option<char>, rooks: &[char]) -> Vec<CastlingDef> {

@@ -80,7 +80,7 @@ fn what_fairy_stockfish_reads_otherwise_is_refused_and_odd_values_do_not_panic()
         ("promotionRank = 0", "promotionRank", "not a rank"),
         ("castlingKingsideFile = a", "castlingKingsideFile", "no cell for the rook"),
         ("castlingQueensideFile = h", "castlingQueensideFile", "no cell for the rook"),
-        ("castlingKingsideFile = 200", "castlingKingsideFile", "no cell for the rook"),
+        ("castlingKingsideFile = 200", "castlingKingsideFile", "not a file"),
         ("startFen = 99999999999999999999/8/8/8/8/8/8/8 w - - 0 1", "startFen", "cells, but the board has 8 files"),
     ] {
         let errors = variant_file::parse(&format!("[v:chess]\n{body}\n"), builtin).expect_err(body);
@@ -199,4 +199,26 @@ promotionPieceTypes = qrb
         let errors = variant_file::parse(&format!("[v:chess]\n{body}\n"), builtin).expect_err(body);
         assert!(errors.len() == 1 && errors[0].line == 2 && errors[0].message.contains(key), "{body}: {errors:?}");
     }
+}
+
+#[test]
+fn values_past_the_board_or_the_origin_are_mistakes_not_overflows() {
+    // Each is refused with its line; none panics (tests build with
+    // overflow checks) or wraps round to a rank or file on the board.
+    for (body, line, key) in [
+        ("origin = a4", 1, "start on [-1]"),
+        ("maxRank = 16\norigin = e5\npromotionRegionWhite = *25", 4, "promotion on rank 25"),
+        ("castlingKingsideFile = 254", 2, "castlingKingsideFile"),
+        ("twoLegPiece1 = x:U:-128,0 2,0", 2, "twoLegPiece1"),
+        ("chess960 = true\nruleChanges = nightrider:NN", 2, "chess960"),
+    ] {
+        let errors = variant_file::parse(&format!("[v:chess]\n{body}\n"), builtin).expect_err(body);
+        assert!(errors.iter().any(|e| e.line == line && e.message.contains(key)), "{body}: {errors:?}");
+    }
+    // promotionRank counts from the origin like every other rank.
+    // A 10-rank board with a rank of room above and below the pieces:
+    // the zone from rank 9 (the last, named from a2) is its top row, and
+    // Black's the mirror, its bottom row.
+    let v = &variant_file::parse("[v:chess]\nmaxRank = 10\norigin = a2\npromotionRank = 9\nstartFen = 8/rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR/8 w KQkq - 0 1\n", builtin).expect("loads")[0];
+    assert_eq!(v.promotion.ranks, [9, 0]);
 }
