@@ -340,3 +340,10 @@ impl<B: Bitboard> Position<B> {
         out
     }
 }
+
+/// A position shows itself as its FEN.
+impl<B: Bitboard> std::fmt::Debug for Position<B> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Position({})", self.fen())
+    }
+}

@@ -9,11 +9,13 @@
 //! This crate knows nothing of search or protocols.
 
 pub mod any;
+pub mod attacks;
 pub mod betza;
 pub mod bitboard;
 pub mod castling;
 pub mod fen;
 pub mod geometry;
+pub mod legal;
 pub mod movegen;
 pub mod moves;
 pub mod notation;

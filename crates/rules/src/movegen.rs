@@ -1,5 +1,6 @@
-//! Move generation: pseudo-legal moves from the tables, then a legality
-//! filter.
+//! Move generation of pieces: pseudo-legal moves from the tables, then a
+//! legality filter. Tile turns (`tiles`) and rule changes (`redefine`)
+//! build on these; `legal` puts them together into a position's moves.
 //!
 //! Legality follows Stockfish's `Position::legal` idea: a move that is not
 //! a king move, not en passant, not made in check and not made by a piece
@@ -11,10 +12,10 @@
 
 use crate::bitboard::Bitboard;
 use crate::moves::{Move, MoveKind, MoveList, NO_PROMOTION};
-use crate::piece::Color;
 use crate::position::Position;
-use crate::tables::Rules;
 use crate::variant::Role;
+
+pub use crate::attacks::KingSafety;
 
 /// Which moves a generator produces, for a search that tries them in
 /// stages: the noisy ones (captures of every kind, and pawn moves onto the
@@ -26,109 +27,7 @@ pub enum MoveSet {
     Quiet,
 }
 
-/// What legality testing needs to know about the side to move, computed
-/// once per position.
-#[derive(Clone, Copy, Debug)]
-pub struct KingSafety<B> {
-    pub king: Option<usize>,
-    pub in_check: bool,
-    pub pinned: B,
-}
-
 impl<B: Bitboard> Position<B> {
-    /// Whether `cell` is attacked by pieces of `by`, with `blockers` as the
-    /// cells that stop riders.
-    #[inline]
-    pub fn attacked_with(&self, cell: usize, by: Color, blockers: B) -> bool {
-        let rules = self.rules();
-        let a = &rules.attacks[by as usize];
-        let theirs = self.pieces(by);
-        for (kind, table) in &a.leaps {
-            if (table[cell] & self.kind_bb(*kind) & theirs).any() {
-                return true;
-            }
-        }
-        for (kind, table) in &a.initial_leaps {
-            if (table[cell] & self.kind_bb(*kind) & theirs & rules.initial_region[by as usize][*kind]).any() {
-                return true;
-            }
-        }
-        for (kind, through) in &a.leg_lines {
-            let jumpers = self.kind_bb(*kind) & theirs;
-            if jumpers.any() && through[cell].iter().any(|&(from, to)| jumpers.has(from as usize) && !blockers.has(to as usize)) {
-                return true;
-            }
-        }
-        for &(line, types) in &a.line_groups {
-            if (rules.line_tables.reach(line, cell, blockers) & theirs & self.kinds_bb(types)).any() {
-                return true;
-            }
-        }
-        for line in &a.lines {
-            let ray = line.rays[cell];
-            if (ray & theirs).is_empty() {
-                continue;
-            }
-            if let Some(b) = Rules::<B>::first_blocker(ray, line.positive, blockers) {
-                if let Some(p) = self.piece_at(b) {
-                    if p.color() == by
-                        && line.types >> p.kind() & 1 == 1
-                        && (!line.initial_only || rules.initial_region[by as usize][p.kind()].has(b))
-                    {
-                        return true;
-                    }
-                }
-            }
-        }
-        false
-    }
-
-    #[inline]
-    pub fn attacked(&self, cell: usize, by: Color) -> bool {
-        self.attacked_with(cell, by, self.blockers())
-    }
-
-    /// Whether the side to move is in check.
-    pub fn in_check(&self) -> bool {
-        let us = self.side_to_move();
-        self.king(us).is_some_and(|k| self.attacked(k, !us))
-    }
-
-    pub fn king_safety(&self) -> KingSafety<B> {
-        let us = self.side_to_move();
-        let Some(king) = self.king(us) else {
-            return KingSafety { king: None, in_check: false, pinned: B::EMPTY };
-        };
-        let rules = self.rules();
-        let blockers = self.blockers();
-        let mut pinned = B::EMPTY;
-        for &(dir, positive, types) in &rules.attacks[!us as usize].pin_lines {
-            let ray = rules.full_rays[dir][king];
-            if (ray & self.pieces(!us)).is_empty() {
-                continue;
-            }
-            let Some(first) = Rules::<B>::first_blocker(ray, positive, blockers) else { continue };
-            if !self.pieces(us).has(first) {
-                continue;
-            }
-            let Some(second) = Rules::<B>::first_blocker(ray, positive, blockers ^ B::cell(first)) else { continue };
-            if self.piece_at(second).is_some_and(|p| p.color() != us && types >> p.kind() & 1 == 1) {
-                pinned |= B::cell(first);
-            }
-        }
-        // Our piece on the final cell of a jump that would capture the king
-        // on its middle cell shields it: moving that piece may expose the king.
-        for (kind, through) in &rules.attacks[!us as usize].leg_lines {
-            let jumpers = self.pieces_of(!us, *kind);
-            for &(from, to) in &through[king] {
-                if jumpers.has(from as usize) && self.pieces(us).has(to as usize) {
-                    pinned |= B::cell(to as usize);
-                }
-            }
-        }
-        KingSafety { king: Some(king), in_check: self.attacked_with(king, !us, blockers), pinned }
-    }
-
     /// Appends every pseudo-legal move of the side to move.
     pub fn generate(&self, out: &mut MoveList) {
         self.generate_pieces(out, self.pieces(self.side_to_move()), MoveSet::All);
@@ -269,17 +168,11 @@ impl<B: Bitboard> Position<B> {
         !self.attacked_with(c.king_to, !us, after)
     }
 
-    /// Whether `m`, a move from elsewhere (the hash table, a killer of a
-    /// sibling node), is a legal move here: what the generators would
-    /// produce, tested without generating anything. Not for boards whose
-    /// tiles move (their turns are generated whole).
-    pub fn is_legal_move(&mut self, m: Move, safety: &KingSafety<B>) -> bool {
-        debug_assert!(!self.tiles_move());
+    /// Whether `m`, a piece move from elsewhere (see `is_legal_move`), is
+    /// legal here.
+    pub(crate) fn is_legal_piece_move(&mut self, m: Move, safety: &KingSafety<B>) -> bool {
         let rules = self.rules();
         let us = self.side_to_move();
-        if m.kind == MoveKind::Redefine {
-            return m.from() < rules.piece_types && m.to() < rules.variant.redefinitions.len() && self.may_redefine(m.from(), m.to());
-        }
         let cells = rules.geometry.cells();
         if m.from() >= cells || m.to() >= cells || m.shift != crate::moves::TileShift::NONE {
             return false;
@@ -360,50 +253,6 @@ impl<B: Bitboard> Position<B> {
         safe
     }
 
-    /// Every legal move, in `out` (which is cleared first). Where tiles
-    /// move, a move is a whole turn (piece move and tile shift).
-    pub fn legal_moves(&mut self, out: &mut MoveList) {
-        if self.tiles_move() {
-            self.legal_turns(out, MoveSet::All, true);
-        } else {
-            self.legal_piece_moves(out, MoveSet::All);
-            self.legal_redefinitions(out);
-        }
-    }
-
-    /// Legal captures and promotions (for quiescence search); in check,
-    /// every legal move, since all evasions must be looked at. Where tiles
-    /// move, each comes with one tile shift, not every one.
-    pub fn legal_captures(&mut self, out: &mut MoveList) {
-        let set = if self.in_check() { MoveSet::All } else { MoveSet::Noisy };
-        if self.tiles_move() {
-            self.legal_turns(out, set, false);
-        } else {
-            self.legal_piece_moves(out, set);
-            if set == MoveSet::All && out.is_empty() {
-                // In check with no piece to answer it, a rule change may
-                // still do (only then: a change may check back, and in
-                // quiescence that would branch without end).
-                self.legal_redefinitions(out);
-            }
-        }
-    }
-
-    /// Where tiles move, the legal moves as search sees a turn played as
-    /// two plies (see `tiles`); elsewhere the same as `legal_moves` or
-    /// `legal_captures`.
-    pub fn legal_half_turns(&mut self, out: &mut MoveList, captures_only: bool) {
-        let set = if captures_only && !self.in_check() { MoveSet::Noisy } else { MoveSet::All };
-        if self.tiles_move() {
-            self.legal_plies(out, set, !captures_only);
-        } else {
-            self.legal_piece_moves(out, set);
-            if !captures_only {
-                self.legal_redefinitions(out);
-            }
-        }
-    }
-
     /// Legal piece moves of the set asked for, in `out` (cleared first).
     ///
     /// Moves that cannot expose the king (not the king's, not a possibly
@@ -439,46 +288,5 @@ impl<B: Bitboard> Position<B> {
                 out.swap_remove(i);
             }
         }
-    }
-
-    /// Every piece of either colour that attacks `cell`, with `occupied`
-    /// as the pieces still on the board (for exchange evaluation, where
-    /// pieces leave one by one and x-ray attackers come through).
-    pub fn attackers_to(&self, cell: usize, occupied: B) -> B {
-        let rules = self.rules();
-        let blockers = occupied | self.rifts();
-        let mut found = B::EMPTY;
-        for by in Color::ALL {
-            let a = &rules.attacks[by as usize];
-            let theirs = self.pieces(by);
-            for (kind, table) in &a.leaps {
-                found |= table[cell] & self.kind_bb(*kind) & theirs;
-            }
-            for (kind, table) in &a.initial_leaps {
-                found |= table[cell] & self.kind_bb(*kind) & theirs & rules.initial_region[by as usize][*kind];
-            }
-            for &(line, types) in &a.line_groups {
-                found |= rules.line_tables.reach(line, cell, blockers) & theirs & self.kinds_bb(types);
-            }
-            for line in &a.lines {
-                if let Some(b) = Rules::<B>::first_blocker(line.rays[cell], line.positive, blockers) {
-                    if let Some(p) = self.piece_at(b) {
-                        if p.color() == by && occupied.has(b) && line.types >> p.kind() & 1 == 1
-                            && (!line.initial_only || rules.initial_region[by as usize][p.kind()].has(b))
-                        {
-                            found |= B::cell(b);
-                        }
-                    }
-                }
-            }
-        }
-        found & occupied
-    }
-
-    /// Every legal move, in a new vector.
-    pub fn legal_move_list(&mut self) -> Vec<Move> {
-        let mut list = MoveList::new();
-        self.legal_moves(&mut list);
-        list.to_vec()
     }
 }

@@ -64,12 +64,6 @@ pub struct Position<B: Bitboard> {
     rule_changes: Option<RuleChangeState<B>>,
 }
 
-impl<B: Bitboard> std::fmt::Debug for Position<B> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Position({})", self.fen())
-    }
-}
-
 impl<B: Bitboard> Position<B> {
     /// An empty board with White to move; `fen` fills it in.
     pub(crate) fn empty(rules: Arc<Rules<B>>) -> Position<B> {

@@ -1,8 +1,11 @@
 //! The rules crate is built in one-way layers (geometry and Betza, then
 //! variants, compiled tables, positions, move generation, notation): no
 //! module uses one that uses it back, directly or through others. Read
-//! from the sources, as a reviewer would: every `crate::name` path in a
-//! module's files outside its tests.
+//! from the sources, as a reviewer would, outside tests: every
+//! `crate::name` path in a module's files, and every `self.method(` call
+//! in its `impl Position` blocks to a method another module's `impl
+//! Position` defines (a position's methods are spread over the modules of
+//! each rule system, so a call is a use as much as an import is).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -23,19 +26,72 @@ fn module_graph() -> BTreeMap<String, BTreeSet<String>> {
         }
     }
     let modules: BTreeSet<String> = texts.keys().cloned().collect();
+    let code = |text: &str| text.split("#[cfg(test)]").next().unwrap_or("").to_string();
+    // Which module defines each method of `Position`.
+    let mut owner: BTreeMap<String, String> = BTreeMap::new();
+    for (name, text) in &texts {
+        for block in position_impls(&code(text)) {
+            for method in methods_defined(&block) {
+                owner.insert(method, name.clone());
+            }
+        }
+    }
     texts
         .iter()
         .map(|(name, text)| {
-            let code = text.split("#[cfg(test)]").next().unwrap_or("");
-            (name.clone(), paths_named(code).into_iter().filter(|m| m != name && modules.contains(m)).collect())
+            let code = code(text);
+            let mut used: BTreeSet<String> = paths_named(&code);
+            for block in position_impls(&code) {
+                used.extend(self_calls(&block).into_iter().filter_map(|m| owner.get(&m).cloned()));
+            }
+            (name.clone(), used.into_iter().filter(|m| m != name && modules.contains(m)).collect())
         })
+        .collect()
+}
+
+/// The bodies of `impl ... Position<B> {` blocks.
+fn position_impls(code: &str) -> Vec<String> {
+    let mut blocks = Vec::new();
+    for (i, _) in code.match_indices("impl<B: Bitboard> Position<B> {") {
+        let body = &code[i + "impl<B: Bitboard> Position<B> {".len()..];
+        let mut depth = 1;
+        let end = body
+            .char_indices()
+            .find(|&(_, c)| {
+                depth += match c {
+                    '{' => 1,
+                    '}' => -1,
+                    _ => 0,
+                };
+                depth == 0
+            })
+            .map_or(body.len(), |(j, _)| j);
+        blocks.push(body[..end].to_string());
+    }
+    blocks
+}
+
+fn ident(s: &str) -> String {
+    s.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect()
+}
+
+/// Names after `fn ` in a block.
+fn methods_defined(block: &str) -> BTreeSet<String> {
+    block.match_indices("fn ").map(|(i, _)| ident(&block[i + 3..])).filter(|n| !n.is_empty()).collect()
+}
+
+/// Names called as `self.name(` in a block.
+fn self_calls(block: &str) -> BTreeSet<String> {
+    block
+        .match_indices("self.")
+        .map(|(i, _)| ident(&block[i + 5..]))
+        .filter(|n| !n.is_empty() && block.contains(&format!("self.{n}(")))
         .collect()
 }
 
 /// The first segment of every `crate::` path, including each item of a
 /// `use crate::{a, b::c}` group.
 fn paths_named(code: &str) -> BTreeSet<String> {
-    let ident = |s: &str| s.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect::<String>();
     let mut found = BTreeSet::new();
     for (i, _) in code.match_indices("crate::") {
         let rest = &code[i + "crate::".len()..];
@@ -103,7 +159,14 @@ fn the_reader_sees_imports_and_loops() {
         [("a", vec!["b"]), ("b", vec!["c"]), ("c", vec!["a"]), ("d", vec!["a"])].into_iter().map(|(m, to)| (m.to_string(), to.into_iter().map(String::from).collect())).collect();
     assert_eq!(cycle(&graph, "a"), Some(["a", "b", "c", "a"].map(String::from).to_vec()));
     assert_eq!(cycle(&graph, "d"), None);
-    // And the real crate has the layers it should: tables below positions.
+    // Calls between a position's methods are read too.
+    let block = &position_impls("impl<B: Bitboard> Position<B> {\n    fn a(&self) { self.b(); let x = self.rules; }\n}\nfn c() {}")[0];
+    assert_eq!(methods_defined(block), ["a"].map(String::from).into_iter().collect());
+    assert_eq!(self_calls(block), ["b"].map(String::from).into_iter().collect());
+    // And the real crate has the layers it should: tables below positions,
+    // every generator asking `attacks`, `legal` asking the generators.
     let real = module_graph();
     assert!(real["position"].contains("tables") && !real["tables"].contains("position"));
+    assert!(real["tiles"].contains("attacks") && real["redefine"].contains("attacks"));
+    assert!(["movegen", "tiles", "redefine"].iter().all(|m| real["legal"].contains(*m)));
 }

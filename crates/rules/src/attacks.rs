@@ -1,0 +1,146 @@
+//! Attacks: whether a cell is attacked, what attacks it, and what legality
+//! testing needs to know about the side to move's king. Every move
+//! generator asks these; they ask no generator.
+
+use crate::bitboard::Bitboard;
+use crate::piece::Color;
+use crate::position::Position;
+use crate::tables::Rules;
+
+/// What legality testing needs to know about the side to move, computed
+/// once per position.
+#[derive(Clone, Copy, Debug)]
+pub struct KingSafety<B> {
+    pub king: Option<usize>,
+    pub in_check: bool,
+    pub pinned: B,
+}
+
+impl<B: Bitboard> Position<B> {
+    /// Whether `cell` is attacked by pieces of `by`, with `blockers` as the
+    /// cells that stop riders.
+    #[inline]
+    pub fn attacked_with(&self, cell: usize, by: Color, blockers: B) -> bool {
+        let rules = self.rules();
+        let a = &rules.attacks[by as usize];
+        let theirs = self.pieces(by);
+        for (kind, table) in &a.leaps {
+            if (table[cell] & self.kind_bb(*kind) & theirs).any() {
+                return true;
+            }
+        }
+        for (kind, table) in &a.initial_leaps {
+            if (table[cell] & self.kind_bb(*kind) & theirs & rules.initial_region[by as usize][*kind]).any() {
+                return true;
+            }
+        }
+        for (kind, through) in &a.leg_lines {
+            let jumpers = self.kind_bb(*kind) & theirs;
+            if jumpers.any() && through[cell].iter().any(|&(from, to)| jumpers.has(from as usize) && !blockers.has(to as usize)) {
+                return true;
+            }
+        }
+        for &(line, types) in &a.line_groups {
+            if (rules.line_tables.reach(line, cell, blockers) & theirs & self.kinds_bb(types)).any() {
+                return true;
+            }
+        }
+        for line in &a.lines {
+            let ray = line.rays[cell];
+            if (ray & theirs).is_empty() {
+                continue;
+            }
+            if let Some(b) = Rules::<B>::first_blocker(ray, line.positive, blockers) {
+                if let Some(p) = self.piece_at(b) {
+                    if p.color() == by
+                        && line.types >> p.kind() & 1 == 1
+                        && (!line.initial_only || rules.initial_region[by as usize][p.kind()].has(b))
+                    {
+                        return true;
+                    }
+                }
+            }
+        }
+        false
+    }
+
+    #[inline]
+    pub fn attacked(&self, cell: usize, by: Color) -> bool {
+        self.attacked_with(cell, by, self.blockers())
+    }
+
+    /// Whether the side to move is in check.
+    pub fn in_check(&self) -> bool {
+        let us = self.side_to_move();
+        self.king(us).is_some_and(|k| self.attacked(k, !us))
+    }
+
+    pub fn king_safety(&self) -> KingSafety<B> {
+        let us = self.side_to_move();
+        let Some(king) = self.king(us) else {
+            return KingSafety { king: None, in_check: false, pinned: B::EMPTY };
+        };
+        let rules = self.rules();
+        let blockers = self.blockers();
+        let mut pinned = B::EMPTY;
+        for &(dir, positive, types) in &rules.attacks[!us as usize].pin_lines {
+            let ray = rules.full_rays[dir][king];
+            if (ray & self.pieces(!us)).is_empty() {
+                continue;
+            }
+            let Some(first) = Rules::<B>::first_blocker(ray, positive, blockers) else { continue };
+            if !self.pieces(us).has(first) {
+                continue;
+            }
+            let Some(second) = Rules::<B>::first_blocker(ray, positive, blockers ^ B::cell(first)) else { continue };
+            if self.piece_at(second).is_some_and(|p| p.color() != us && types >> p.kind() & 1 == 1) {
+                pinned |= B::cell(first);
+            }
+        }
+        // Our piece on the final cell of a jump that would capture the king
+        // on its middle cell shields it: moving that piece may expose the king.
+        for (kind, through) in &rules.attacks[!us as usize].leg_lines {
+            let jumpers = self.pieces_of(!us, *kind);
+            for &(from, to) in &through[king] {
+                if jumpers.has(from as usize) && self.pieces(us).has(to as usize) {
+                    pinned |= B::cell(to as usize);
+                }
+            }
+        }
+        KingSafety { king: Some(king), in_check: self.attacked_with(king, !us, blockers), pinned }
+    }
+
+    /// Every piece of either colour that attacks `cell`, with `occupied`
+    /// as the pieces still on the board (for exchange evaluation, where
+    /// pieces leave one by one and x-ray attackers come through).
+    pub fn attackers_to(&self, cell: usize, occupied: B) -> B {
+        let rules = self.rules();
+        let blockers = occupied | self.rifts();
+        let mut found = B::EMPTY;
+        for by in Color::ALL {
+            let a = &rules.attacks[by as usize];
+            let theirs = self.pieces(by);
+            for (kind, table) in &a.leaps {
+                found |= table[cell] & self.kind_bb(*kind) & theirs;
+            }
+            for (kind, table) in &a.initial_leaps {
+                found |= table[cell] & self.kind_bb(*kind) & theirs & rules.initial_region[by as usize][*kind];
+            }
+            for &(line, types) in &a.line_groups {
+                found |= rules.line_tables.reach(line, cell, blockers) & theirs & self.kinds_bb(types);
+            }
+            for line in &a.lines {
+                if let Some(b) = Rules::<B>::first_blocker(line.rays[cell], line.positive, blockers) {
+                    if let Some(p) = self.piece_at(b) {
+                        if p.color() == by && occupied.has(b) && line.types >> p.kind() & 1 == 1
+                            && (!line.initial_only || rules.initial_region[by as usize][p.kind()].has(b))
+                        {
+                            found |= B::cell(b);
+                        }
+                    }
+                }
+            }
+        }
+        found & occupied
+    }
+}
