@@ -615,20 +615,19 @@ fn play_game(cfg: &Config, number: usize, engines: &mut [Option<EngineProcess>; 
 
 #[allow(clippy::too_many_arguments)]
 fn pgn(cfg: &Config, number: usize, players: [String; 2], start_fen: &str, standard_start: bool, sans: &[String], result: &str, reason: &str, termination: &str) -> String {
-    let mut out = String::new();
-    let date = "????.??.??";
-    out += &format!("[Event \"protean match\"]\n[Site \"?\"]\n[Date \"{date}\"]\n[Round \"{}\"]\n", number + 1);
-    out += &format!("[White \"{}\"]\n[Black \"{}\"]\n[Result \"{result}\"]\n", players[0], players[1]);
-    if cfg.variant != "standard" {
-        out += &format!("[Variant \"{}\"]\n", cfg.variant);
-    }
-    if !standard_start || cfg.variant != "standard" {
-        out += &format!("[FEN \"{start_fen}\"]\n[SetUp \"1\"]\n");
-    }
-    out += &format!("[TimeControl \"{}\"]\n[PlyCount \"{}\"]\n[Termination \"{termination}\"]\n\n", cfg.engines[number % 2].tc, sans.len());
-    let text = crate::pgn::movetext(start_fen, sans);
-    out += &format!("{text}{{{reason}}} {result}\n\n");
-    out
+    let record = crate::pgn::Record {
+        event: "protean match",
+        round: number + 1,
+        players: [&players[0], &players[1]],
+        result,
+        variant: &cfg.variant,
+        start_fen,
+        standard_start,
+        more_tags: vec![("TimeControl", cfg.engines[number % 2].tc.to_string()), ("PlyCount", sans.len().to_string()), ("Termination", termination.to_string())],
+        moves: sans,
+        closing_comment: Some(reason),
+    };
+    record.text() + "\n"
 }
 
 #[cfg(test)]

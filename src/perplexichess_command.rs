@@ -344,14 +344,21 @@ fn report(boards: &[Board], transfers: usize, pgnout: Option<&PathBuf>) -> Resul
     for (i, (b, r)) in boards.iter().zip(&results).enumerate() {
         let (result, reason) = (r.pgn(), r.reason());
         println!("board {}: {result} ({reason})", i + 1);
-        pgn += &format!(
-            "[Event \"Perplexichess\"]\n[Site \"protean perplexichess\"]\n[Round \"{}\"]\n[White \"White team, board {}\"]\n[Black \"Black team, board {}\"]\n[Result \"{result}\"]\n[Variant \"flexichess\"]\n[Termination \"{reason}\"]\n\n",
-            i + 1,
-            i + 1,
-            i + 1
-        );
-        let line = crate::pgn::movetext(&b.position.variant().start_fen, &b.record);
-        pgn += &format!("{line}{result}\n\n");
+        let (white, black) = (format!("White team, board {}", i + 1), format!("Black team, board {}", i + 1));
+        let variant = b.position.variant();
+        let record = crate::pgn::Record {
+            event: "protean perplexichess",
+            round: i + 1,
+            players: [&white, &black],
+            result,
+            variant: &variant.name,
+            start_fen: &variant.start_fen,
+            standard_start: true,
+            more_tags: vec![("Termination", reason.to_string())],
+            moves: &b.record,
+            closing_comment: None,
+        };
+        pgn += &(record.text() + "\n");
     }
     let drawn = boards.len() - won[0] - won[1];
     println!("boards won: White {} Black {} drawn {drawn}; transfers {transfers}; result: {team}", won[0], won[1]);

@@ -1,5 +1,6 @@
-//! PGN: movetext as `protean match` and `protean perplexichess` write it,
-//! and games read back (for `-openings format=pgn`).
+//! PGN: games as `protean match`, `protean perplexichess` and `protean
+//! serve` write them (one header and movetext writer for all three), and
+//! games read back (for `-openings format=pgn`).
 
 /// A game read from PGN: its start position if a FEN tag gives one, and
 /// its moves in SAN.
@@ -71,6 +72,51 @@ pub fn games(text: &str) -> Vec<Game> {
     games
 }
 
+/// A game to write as PGN.
+pub struct Record<'a> {
+    pub event: &'a str,
+    pub round: usize,
+    /// White's name, then Black's.
+    pub players: [&'a str; 2],
+    /// `1-0`, `0-1`, `1/2-1/2` or `*`.
+    pub result: &'a str,
+    /// Protean's name of the variant.
+    pub variant: &'a str,
+    pub start_fen: &'a str,
+    /// Whether `start_fen` is the variant's own start position.
+    pub standard_start: bool,
+    /// Tags after the others (`TimeControl`, `Termination`).
+    pub more_tags: Vec<(&'a str, String)>,
+    /// Moves in SAN, comments (`{...}`) among them.
+    pub moves: &'a [String],
+    /// Said after the last move (why the game ended).
+    pub closing_comment: Option<&'a str>,
+}
+
+impl Record<'_> {
+    /// The Seven Tag Roster, `Variant` and `FEN`/`SetUp` where the game is
+    /// not chess from its start, the other tags, a blank line, the
+    /// movetext and the result.
+    pub fn text(&self) -> String {
+        let mut out = format!("[Event \"{}\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"{}\"]\n", self.event, self.round);
+        out += &format!("[White \"{}\"]\n[Black \"{}\"]\n[Result \"{}\"]\n", self.players[0], self.players[1], self.result);
+        if self.variant != "standard" {
+            out += &format!("[Variant \"{}\"]\n", self.variant);
+        }
+        if !self.standard_start || self.variant != "standard" {
+            out += &format!("[FEN \"{}\"]\n[SetUp \"1\"]\n", self.start_fen);
+        }
+        for (tag, value) in &self.more_tags {
+            out += &format!("[{tag} \"{value}\"]\n");
+        }
+        out += &format!("\n{}", movetext(self.start_fen, self.moves));
+        if let Some(comment) = self.closing_comment {
+            out += &format!("{{{comment}}} ");
+        }
+        out + self.result + "\n"
+    }
+}
+
 /// Moves numbered from the start position's FEN (its move number and side
 /// to move: `12... Nf6` when Black starts), with comments (`{...}`) kept
 /// in place and not counted as moves.
@@ -101,7 +147,7 @@ pub fn movetext(start_fen: &str, items: &[String]) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{games, movetext};
+    use super::{games, movetext, Record};
 
     fn items(list: &[&str]) -> Vec<String> {
         list.iter().map(|s| s.to_string()).collect()
@@ -123,5 +169,32 @@ mod tests {
         assert_eq!(movetext(start, &items(&["e4", "{a comment}", "e5", "Nf3"])), "1. e4 {a comment} e5 2. Nf3 ");
         let black = "4k3/8/8/8/8/8/8/4K3 b - - 0 12";
         assert_eq!(movetext(black, &items(&["Kd7", "Kd2", "Kc6"])), "12... Kd7 13. Kd2 Kc6 ");
+    }
+
+    #[test]
+    fn a_record_writes_the_tags_a_game_needs_and_reads_back() {
+        let moves = items(&["e4", "e5", "Qh5"]);
+        let record = |variant, standard_start, comment| Record {
+            event: "protean match",
+            round: 3,
+            players: ["A", "B"],
+            result: "*",
+            variant,
+            start_fen: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            standard_start,
+            more_tags: vec![("Termination", "unterminated".to_string())],
+            moves: &moves,
+            closing_comment: comment,
+        };
+        let chess = record("standard", true, Some("stopped")).text();
+        assert!(chess.starts_with("[Event \"protean match\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"3\"]\n[White \"A\"]\n[Black \"B\"]\n[Result \"*\"]\n[Termination"), "{chess}");
+        assert!(!chess.contains("[FEN") && !chess.contains("[Variant"), "{chess}");
+        assert!(chess.ends_with("\n\n1. e4 e5 2. Qh5 {stopped} *\n"), "{chess}");
+        for text in [record("flexichess", true, None).text(), record("standard", false, None).text()] {
+            assert!(text.contains("[FEN \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\"]\n[SetUp \"1\"]"), "{text}");
+            let read = &games(&text)[0];
+            assert_eq!((read.fen.as_deref(), &read.moves), (Some(record("standard", true, None).start_fen), &moves));
+        }
+        assert!(record("flexichess", true, None).text().contains("[Variant \"flexichess\"]\n[FEN"));
     }
 }

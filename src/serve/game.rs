@@ -224,26 +224,21 @@ impl Table {
     }
 
     fn pgn(&self, index: usize) -> String {
-        let result = self.result.as_ref().map_or("*", BoardResult::pgn);
         let name = |p: Player| if p == Player::Engine { "Protean" } else { "Player" };
-        let variant = &self.position.variant().name;
-        let mut out = format!(
-            "[Event \"protean serve\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"{}\"]\n[White \"{}\"]\n[Black \"{}\"]\n[Result \"{result}\"]\n",
-            index + 1,
-            name(self.players[0]),
-            name(self.players[1])
-        );
-        if variant != "standard" {
-            out += &format!("[Variant \"{variant}\"]\n");
-        }
-        if variant != "standard" || self.start_fen != self.position.variant().start_fen {
-            out += &format!("[FEN \"{}\"]\n[SetUp \"1\"]\n", self.start_fen);
-        }
-        out += &format!("\n{}", crate::pgn::movetext(&self.start_fen, &self.record));
-        if let Some(r) = &self.result {
-            out += &format!("{{{}}} ", r.reason());
-        }
-        out + result + "\n"
+        let variant = self.position.variant();
+        let record = crate::pgn::Record {
+            event: "protean serve",
+            round: index + 1,
+            players: self.players.map(name),
+            result: self.result.as_ref().map_or("*", BoardResult::pgn),
+            variant: &variant.name,
+            start_fen: &self.start_fen,
+            standard_start: self.start_fen == variant.start_fen,
+            more_tags: Vec::new(),
+            moves: &self.record,
+            closing_comment: self.result.as_ref().map(BoardResult::reason),
+        };
+        record.text()
     }
 }
 
