@@ -13,7 +13,8 @@
 //!   seed (or a minimised finding added to the seeds) shows fails `cargo
 //!   test` without any fuzzer.
 //!
-//! The invariants: a position's FEN parses back to the same FEN and the
+//! The invariants: a variant file is read or refused with its mistakes'
+//! lines, never by a panic, and what it defines compiles; a position's FEN parses back to the same FEN and the
 //! same Zobrist key; every legal move's coordinate text and SAN read back
 //! as that move; `make` then `unmake` restores FEN and key; the key after
 //! `make` equals the key of a fresh parse of the FEN after it; rejected
@@ -134,6 +135,37 @@ pub fn fen(data: &[u8]) {
     let base = rules_of(name);
     let Ok(mut pos) = base.from_fen(text) else { return };
     check_position(&base, &mut pos, MAX_MOVES_CHECKED, &format!("fen ({name}, input {text:?})"));
+}
+
+/// Longest variant file tried (the built-ins' variants.ini is about 6 KB).
+const MAX_VARIANT_FILE_BYTES: usize = 8192;
+
+/// `variant_file`: the text of a variant file. Reading it must not panic,
+/// whatever its values; a file with mistakes names each with a line of
+/// the file; a file without gives variants that compile and whose start
+/// positions pass the position checks.
+pub fn variant_file(data: &[u8]) {
+    if data.len() > MAX_VARIANT_FILE_BYTES {
+        return;
+    }
+    let Ok(text) = std::str::from_utf8(data) else { return };
+    let lines = text.lines().count().max(1);
+    match protean_rules::variant_file::parse(text, |name| variants::names(name).is_some()) {
+        Err(errors) => {
+            assert!(!errors.is_empty(), "variant file {text:?}: refused without a reason");
+            for e in &errors {
+                assert!((1..=lines).contains(&e.line), "variant file {text:?}: mistake on line {} of {lines}: {e}", e.line);
+            }
+        }
+        Ok(parsed) => {
+            for variant in parsed {
+                let name = variant.name.clone();
+                let rules = AnyRules::new(variant).unwrap_or_else(|e| panic!("variant file {text:?}: [{name}] was read but does not compile: {e}"));
+                let mut start = rules.from_fen(&rules.variant().start_fen).unwrap_or_else(|e| panic!("variant file {text:?}: [{name}]'s start does not parse: {e}"));
+                check_position(&rules, &mut start, 8, &format!("variant file [{name}]"));
+            }
+        }
+    }
 }
 
 const STANDARD_START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";

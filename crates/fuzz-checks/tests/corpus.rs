@@ -61,3 +61,8 @@ fn uci_lines() {
 fn xboard_lines() {
     run("xboard_lines", protean_fuzz_checks::xboard_lines);
 }
+
+#[test]
+fn variant_file() {
+    run("variant_file", protean_fuzz_checks::variant_file);
+}
