@@ -411,19 +411,11 @@ impl<B: Bitboard> Position<B> {
                 let changed = changes.rules_with(&self.rules, m.from(), betza).expect("the catalogue's movements compile");
                 changes.push(std::mem::replace(&mut self.rules, changed));
             }
-            MoveKind::Swap => {
-                let king = self.remove(m.from());
-                let other = self.remove(m.to());
-                self.put(m.to(), king);
-                self.put(m.from(), other);
-            }
+            MoveKind::Swap => self.move_two((m.from(), m.to()), (m.to(), m.from())),
             MoveKind::Castle => {
                 let c = &self.rules.castling[m.aux as usize];
                 let (kf, kt, rf, rt) = (c.king_from, c.king_to, c.rook_from, c.rook_to);
-                let king = self.remove(kf);
-                let rook = self.remove(rf);
-                self.put(kt, king);
-                self.put(rt, rook);
+                self.move_two((kf, kt), (rf, rt));
                 self.castling &= self.rules.castling_keep[kf] & self.rules.castling_keep[rf];
             }
             MoveKind::Geret => {
@@ -443,6 +435,16 @@ impl<B: Bitboard> Position<B> {
             self.shift_tile(from, to);
         }
         self.end_turn(us);
+    }
+
+    /// Moves two pieces at once, each `(from, to)`; either may land where
+    /// the other stood (castling, the king's swap, and their unmaking).
+    #[inline]
+    fn move_two(&mut self, (a_from, a_to): (usize, usize), (b_from, b_to): (usize, usize)) {
+        let a = self.remove(a_from);
+        let b = self.remove(b_from);
+        self.put(a_to, a);
+        self.put(b_to, b);
     }
 
     /// A piece moving, perhaps capturing or promoting.
@@ -509,19 +511,10 @@ impl<B: Bitboard> Position<B> {
             }
             MoveKind::Null => {}
             MoveKind::Redefine => self.rules = self.rule_changes.as_mut().expect("rules change in this variant").pop(),
-            MoveKind::Swap => {
-                let king = self.remove(m.to());
-                let other = self.remove(m.from());
-                self.put(m.from(), king);
-                self.put(m.to(), other);
-            }
+            MoveKind::Swap => self.move_two((m.to(), m.from()), (m.from(), m.to())),
             MoveKind::Castle => {
                 let c = &self.rules.castling[m.aux as usize];
-                let (kf, kt, rf, rt) = (c.king_from, c.king_to, c.rook_from, c.rook_to);
-                let king = self.remove(kt);
-                let rook = self.remove(rt);
-                self.put(kf, king);
-                self.put(rf, rook);
+                self.move_two((c.king_to, c.king_from), (c.rook_to, c.rook_from));
             }
             MoveKind::Geret => {
                 self.remove(m.to());

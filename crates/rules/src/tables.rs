@@ -425,18 +425,17 @@ impl<B: Bitboard> Rules<B> {
     /// and capture (onto `enemies`), before any legality test.
     #[inline(always)]
     pub(crate) fn targets(&self, color: Color, kind: usize, from: usize, blockers: B, empty: B, enemies: B) -> (B, B) {
-        let rules = self;
-        let pm = &rules.moves[color as usize][kind];
+        let pm = &self.moves[color as usize][kind];
         let leaps = &pm.leaps[from];
         let mut quiet = leaps.quiet;
         let mut captures = leaps.capture;
         // Only initial-only moves ask where the piece stands.
-        let at_start = (pm.has_initial_leaps || !pm.rides.is_empty()) && rules.initial_region[color as usize][kind].has(from);
+        let at_start = (pm.has_initial_leaps || !pm.rides.is_empty()) && self.initial_region[color as usize][kind].has(from);
         if pm.has_initial_leaps && at_start {
             quiet |= leaps.initial_quiet;
             captures |= leaps.initial_capture;
         }
-        let slides = rules.slide_reach(pm, from, blockers);
+        let slides = self.slide_reach(pm, from, blockers);
         quiet = (quiet | slides) & empty;
         captures = (captures | slides) & enemies;
         for ride in &pm.rides {
