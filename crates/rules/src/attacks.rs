@@ -21,9 +21,17 @@ impl<B: Bitboard> Position<B> {
     /// cells that stop riders.
     #[inline]
     pub fn attacked_with(&self, cell: usize, by: Color, blockers: B) -> bool {
+        self.attacked_by(cell, by, self.pieces(by), blockers)
+    }
+
+    /// Whether `cell` is attacked by the pieces of `by` on the cells
+    /// `theirs` (some of that side's pieces: legality testing leaves out
+    /// one that a move would capture), with `blockers` as the cells that
+    /// stop riders.
+    #[inline]
+    pub(crate) fn attacked_by(&self, cell: usize, by: Color, theirs: B, blockers: B) -> bool {
         let rules = self.rules();
         let a = &rules.attacks[by as usize];
-        let theirs = self.pieces(by);
         for (kind, table) in &a.leaps {
             if (table[cell] & self.kind_bb(*kind) & theirs).any() {
                 return true;
@@ -51,9 +59,8 @@ impl<B: Bitboard> Position<B> {
                 continue;
             }
             if let Some(b) = Rules::<B>::first_blocker(ray, line.positive, blockers) {
-                if let Some(p) = self.piece_at(b) {
-                    if p.color() == by
-                        && line.types >> p.kind() & 1 == 1
+                if let Some(p) = self.piece_at(b).filter(|_| theirs.has(b)) {
+                    if line.types >> p.kind() & 1 == 1
                         && (!line.initial_only || rules.initial_region[by as usize][p.kind()].has(b))
                     {
                         return true;
@@ -69,10 +76,18 @@ impl<B: Bitboard> Position<B> {
         self.attacked_with(cell, by, self.blockers())
     }
 
-    /// Whether the side to move is in check.
+    /// Whether the side to move is in check, computed at most once until
+    /// the position changes (the search asks after making a move, again
+    /// at the node it leads to, and once more for that node's moves).
+    #[inline]
     pub fn in_check(&self) -> bool {
+        if let Some(checked) = self.known_check() {
+            return checked;
+        }
         let us = self.side_to_move();
-        self.king(us).is_some_and(|k| self.attacked(k, !us))
+        let checked = self.king(us).is_some_and(|k| self.attacked(k, !us));
+        self.remember_check(checked);
+        checked
     }
 
     pub fn king_safety(&self) -> KingSafety<B> {
@@ -107,7 +122,7 @@ impl<B: Bitboard> Position<B> {
                 }
             }
         }
-        KingSafety { king: Some(king), in_check: self.attacked_with(king, !us, blockers), pinned }
+        KingSafety { king: Some(king), in_check: self.in_check(), pinned }
     }
 
     /// Every piece of either colour that attacks `cell`, with `occupied`

@@ -13,6 +13,7 @@ use crate::zobrist;
 use crate::geometry::MAX_CELLS;
 use crate::rule_change_state::RuleChangeState;
 use crate::tile_state::{Shuttle, TileState, TileTurn};
+use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::Arc;
 
 const EMPTY: u8 = u8::MAX;
@@ -35,6 +36,43 @@ struct Undo {
     ended_turn: bool,
     /// Repetition key of the position before the move.
     key: u64,
+    /// What was known of check before the move.
+    check: Option<bool>,
+}
+
+/// Whether the side to move is in check, once someone asked (see
+/// `attacks::in_check`): `None` until then. Every change to the placement,
+/// the side or the rules forgets it; `unmake` restores what was known
+/// before the move. An atomic, so that `&self` may write it and a position
+/// shared between threads (perft's, datagen's) stays `Sync`: two threads
+/// asking at once store the same answer, and a relaxed load or store is a
+/// plain move on x86.
+#[derive(Debug)]
+struct CheckMemo(AtomicU8);
+
+const UNKNOWN: u8 = 2;
+
+impl CheckMemo {
+    fn new() -> CheckMemo {
+        CheckMemo(AtomicU8::new(UNKNOWN))
+    }
+    #[inline(always)]
+    fn get(&self) -> Option<bool> {
+        match self.0.load(Ordering::Relaxed) {
+            UNKNOWN => None,
+            checked => Some(checked == 1),
+        }
+    }
+    #[inline(always)]
+    fn set(&self, known: Option<bool>) {
+        self.0.store(known.map_or(UNKNOWN, u8::from), Ordering::Relaxed);
+    }
+}
+
+impl Clone for CheckMemo {
+    fn clone(&self) -> CheckMemo {
+        CheckMemo(AtomicU8::new(self.0.load(Ordering::Relaxed)))
+    }
 }
 
 #[derive(Clone)]
@@ -62,6 +100,7 @@ pub struct Position<B: Bitboard> {
     /// Where rules change (Flexichess): the rules before each change and
     /// the rule sets compiled so far.
     rule_changes: Option<RuleChangeState<B>>,
+    check: CheckMemo,
 }
 
 impl<B: Bitboard> Position<B> {
@@ -84,6 +123,7 @@ impl<B: Bitboard> Position<B> {
             placement_key: 0,
             kings: [NO_CELL; 2],
             history: Vec::new(),
+            check: CheckMemo::new(),
         }
     }
 
@@ -97,6 +137,7 @@ impl<B: Bitboard> Position<B> {
     /// Puts the position under other rules (a FEN's rule changes).
     pub(crate) fn set_rules(&mut self, rules: Arc<Rules<B>>) {
         self.rules = rules;
+        self.forget_check();
     }
     #[inline(always)]
     pub fn side_to_move(&self) -> Color {
@@ -253,6 +294,7 @@ impl<B: Bitboard> Position<B> {
     pub(crate) fn put(&mut self, cell: usize, piece: Piece) {
         debug_assert_eq!(self.mailbox[cell], EMPTY);
         let b = B::cell(cell);
+        self.forget_check();
         self.mailbox[cell] = piece.index() as u8;
         self.by_color[piece.color() as usize] |= b;
         self.by_kind[piece.kind()] |= b;
@@ -265,6 +307,7 @@ impl<B: Bitboard> Position<B> {
     pub(crate) fn remove(&mut self, cell: usize) -> Piece {
         let piece = self.piece_at(cell).expect("remove() from an empty cell");
         let b = B::cell(cell);
+        self.forget_check();
         self.mailbox[cell] = EMPTY;
         self.by_color[piece.color() as usize] ^= b;
         self.by_kind[piece.kind()] ^= b;
@@ -287,6 +330,7 @@ impl<B: Bitboard> Position<B> {
         let Some(tiles) = self.tiles.as_mut() else { return false };
         tiles.rifts |= B::cell(cell);
         self.placement_key ^= zobrist::keys().rifts[cell];
+        self.forget_check();
         true
     }
     pub(crate) fn set_shuttle(&mut self, shuttle: Shuttle) {
@@ -307,6 +351,7 @@ impl<B: Bitboard> Position<B> {
 
     /// Keeps the key and the en passant right in step with a tile moved.
     fn tile_moved(&mut self, from: usize, to: usize) {
+        self.forget_check();
         let z = zobrist::keys();
         self.placement_key ^= z.rifts[from] ^ z.rifts[to];
         if self.ep as usize == from {
@@ -320,6 +365,7 @@ impl<B: Bitboard> Position<B> {
         self.pieces(color).count() == 1 && self.king(color).is_some()
     }
     pub(crate) fn set_side(&mut self, side: Color) {
+        self.forget_check();
         self.side = side;
     }
     pub(crate) fn set_castling(&mut self, rights: u8) {
@@ -381,6 +427,7 @@ impl<B: Bitboard> Position<B> {
             tile_turn: self.tiles.as_ref().map_or(TileTurn::default(), |t| t.turn),
             ended_turn: m.shift != TileShift::FOLLOWS,
             key: self.repetition_key(),
+            check: self.check.get(),
         };
         self.history.push(undo);
         let us = self.side;
@@ -410,6 +457,7 @@ impl<B: Bitboard> Position<B> {
                 let betza = &self.rules.variant.redefinitions[m.to()].betza;
                 let changed = changes.rules_with(&self.rules, m.from(), betza).expect("the catalogue's movements compile");
                 changes.push(std::mem::replace(&mut self.rules, changed));
+                self.forget_check();
             }
             MoveKind::Swap => self.move_two((m.from(), m.to()), (m.to(), m.from())),
             MoveKind::Castle => {
@@ -484,6 +532,7 @@ impl<B: Bitboard> Position<B> {
             self.fullmove = self.fullmove.saturating_add(1);
         }
         self.side = !us;
+        self.forget_check();
     }
 
     /// The move that led here, if any.
@@ -537,6 +586,24 @@ impl<B: Bitboard> Position<B> {
         if let Some(tiles) = self.tiles.as_mut() {
             tiles.turn = undo.tile_turn;
         }
+        self.check.set(undo.check);
+    }
+
+    /// Whether the side to move is in check, if that is known since the
+    /// position last changed (`attacks::in_check` asks and remembers).
+    #[inline(always)]
+    pub(crate) fn known_check(&self) -> Option<bool> {
+        self.check.get()
+    }
+
+    #[inline(always)]
+    pub(crate) fn remember_check(&self, checked: bool) {
+        self.check.set(Some(checked));
+    }
+
+    #[inline(always)]
+    fn forget_check(&self) {
+        self.check.set(None);
     }
 
     #[inline(always)]
