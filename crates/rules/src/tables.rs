@@ -424,7 +424,7 @@ impl<B: Bitboard> Rules<B> {
     /// Where a piece of `color` and `kind` on `from` can move (onto `empty`)
     /// and capture (onto `enemies`), before any legality test.
     #[inline(always)]
-    pub(crate) fn targets(&self, color: Color, kind: usize, from: usize, blockers: B, empty: B, enemies: B) -> (B, B) {
+    pub fn targets(&self, color: Color, kind: usize, from: usize, blockers: B, empty: B, enemies: B) -> (B, B) {
         let pm = &self.moves[color as usize][kind];
         let leaps = &pm.leaps[from];
         let mut quiet = leaps.quiet;

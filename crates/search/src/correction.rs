@@ -28,9 +28,10 @@ pub(crate) struct CorrectionHistory {
     table: Vec<i16>,
 }
 
-/// A multiply-and-rotate hasher for the few words of two bitboards.
+/// A multiply-and-rotate hasher for the few words of a few bitboards (a
+/// pawn structure).
 #[derive(Default)]
-struct StructureHasher(u64);
+pub(crate) struct StructureHasher(u64);
 
 impl Hasher for StructureHasher {
     fn finish(&self) -> u64 {

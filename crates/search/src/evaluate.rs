@@ -15,11 +15,18 @@
 //! flight cells, a rift that a tile shift could fill is a line waiting to
 //! open onto a king, and a pawn near the rank where it promotes (which
 //! runs across the whole arena) is a threat from anywhere.
+//!
+//! The pawns' own terms depend on nothing but their cells, so the search
+//! takes their weighted sum from a per-thread [`PawnCache`]; the terms of
+//! a kind (its count, centrality, mobility) are summed over its pieces
+//! and added once.
 
+use crate::correction::StructureHasher;
 use crate::weights::{per_kind, scalar, PerKind, Scalar, Score, Weights};
 use protean_rules::betza::UNLIMITED;
 use protean_rules::variant::Role;
 use protean_rules::{Bitboard, Color, Position, Rules};
+use std::hash::Hasher;
 
 /// Centipawns per unit of effective mobility (see [`piece_value`]).
 const VALUE_PER_MOVE: f64 = 61.0;
@@ -61,6 +68,8 @@ pub struct EvalTables<B> {
     /// Kinds from least to most valuable, the king last: the order in
     /// which static exchange evaluation brings attackers in.
     pub exchange_order: Vec<usize>,
+    /// The pawn kinds (bit set).
+    pawn_kinds: u32,
 }
 
 /// A piece's value from its moves: the average, over all cells of the
@@ -204,7 +213,7 @@ impl<B: Bitboard> EvalTables<B> {
         let mut exchange_order: Vec<usize> = (0..rules.piece_types).collect();
         exchange_order.sort_by_key(|&k| if rules.roles[k] == Role::Royal { i32::MAX } else { values[k].mg });
         let values = values.iter().map(|v| v.mg).collect();
-        Ok(EvalTables { weights, values, centrality, advancement, adjacent_files, passed_span, front_span, king_ring, start_material, rules_key: rules.key, redefined, exchange_order })
+        Ok(EvalTables { weights, values, centrality, advancement, adjacent_files, passed_span, front_span, king_ring, start_material, rules_key: rules.key, redefined, exchange_order, pawn_kinds: crate::correction::pawn_kinds(rules) })
     }
 
     /// The value used for exchanges and move ordering.
@@ -240,52 +249,79 @@ impl Terms for Summed<'_> {
     }
 }
 
-/// One side's terms; `pawns` holds each colour's pawns. Returns the side's
-/// material (by `values`) for the game phase.
+/// One side's pawns: their count, centrality, advance and structure
+/// (passed, doubled, isolated). `pawns` holds each colour's pawns. These
+/// terms depend on the pawns' cells and the tables alone, so the search
+/// keeps them in a [`PawnCache`].
+fn pawn_structure<B: Bitboard, T: Terms>(pos: &Position<B>, t: &EvalTables<B>, us: Color, pawns: [B; 2], out: &mut T) {
+    let rules = pos.rules();
+    let g = rules.geometry;
+    let (own_pawns, their_pawns) = (pawns[us as usize], pawns[!us as usize]);
+    for kind in kinds_in(t.pawn_kinds) {
+        let pieces = pos.pieces_of(us, kind);
+        let mut centrality = 0;
+        for cell in pieces.cells() {
+            centrality += t.centrality[cell];
+            let adv = t.advancement[us as usize][cell];
+            out.add(us, scalar(Scalar::PawnAdvance), adv);
+            if (t.passed_span[us as usize][cell] & their_pawns).is_empty() {
+                out.add(us, scalar(Scalar::Passed), ONE);
+                out.add(us, scalar(Scalar::PassedAdvance), adv);
+            }
+            if (t.front_span[us as usize][cell] & own_pawns).any() {
+                out.add(us, scalar(Scalar::Doubled), ONE);
+            }
+            if (t.adjacent_files[g.file(cell)] & own_pawns).is_empty() {
+                out.add(us, scalar(Scalar::Isolated), ONE);
+            }
+        }
+        out.add(us, per_kind(PerKind::Value, kind), pieces.count() as i32 * ONE);
+        out.add(us, per_kind(PerKind::Centre, kind), centrality * ONE);
+    }
+}
+
+/// One side's terms but its pawns' (see [`pawn_structure`]); `pawns`
+/// holds each colour's pawns. Returns the side's material (by `values`)
+/// for the game phase.
 fn side<B: Bitboard, T: Terms>(pos: &Position<B>, t: &EvalTables<B>, us: Color, pawns: [B; 2], out: &mut T) -> i32 {
     let rules = pos.rules();
     let mut material = 0;
-    let ours = pos.pieces(us);
-    let (own_pawns, their_pawns) = (pawns[us as usize], pawns[!us as usize]);
+    let own_pawns = pawns[us as usize];
     let enemy_king_ring = pos.king(!us).map_or(B::EMPTY, |k| t.king_ring[k]);
     let mut king_attackers = 0;
     let mut king_attacks = 0;
-    let g = rules.geometry;
+    // What a piece may move onto or take (its mobility: `reach_from`,
+    // with the board's sets read once for the side).
+    let (blockers, vacant, theirs) = (pos.blockers(), pos.vacant(), pos.pieces(!us));
     for kind in 0..rules.piece_types {
-        let (value, mobility, centre) = (per_kind(PerKind::Value, kind), per_kind(PerKind::Mobility, kind), per_kind(PerKind::Centre, kind));
-        for cell in pos.pieces_of(us, kind).cells() {
-            out.add(us, value, ONE);
-            out.add(us, centre, t.centrality[cell] * ONE);
-            match rules.roles[kind] {
-                Role::Pawn => {
-                    let adv = t.advancement[us as usize][cell];
-                    out.add(us, scalar(Scalar::PawnAdvance), adv);
-                    if (t.passed_span[us as usize][cell] & their_pawns).is_empty() {
-                        out.add(us, scalar(Scalar::Passed), ONE);
-                        out.add(us, scalar(Scalar::PassedAdvance), adv);
-                    }
-                    if (t.front_span[us as usize][cell] & own_pawns).any() {
-                        out.add(us, scalar(Scalar::Doubled), ONE);
-                    }
-                    if (t.adjacent_files[g.file(cell)] & own_pawns).is_empty() {
-                        out.add(us, scalar(Scalar::Isolated), ONE);
-                    }
-                }
-                Role::Royal => {
-                    let shield = (t.king_ring[cell] & t.passed_span[us as usize][cell] & own_pawns).count() as i32;
-                    out.add(us, scalar(Scalar::KingShield), shield * ONE);
-                }
-                Role::Other => {
-                    material += t.values[kind];
-                    let reach = pos.reach_from(cell) & !ours;
-                    out.add(us, mobility, reach.count() as i32 * ONE);
-                    let on_king = (reach & enemy_king_ring).count() as i32;
-                    if on_king > 0 {
-                        king_attackers += 1;
-                        king_attacks += on_king;
-                    }
+        let pieces = pos.pieces_of(us, kind);
+        if pieces.is_empty() || rules.roles[kind] == Role::Pawn {
+            continue;
+        }
+        // A kind's count, centrality and mobility are sums of whole
+        // features: added once for the kind, not once a piece.
+        let (mut centrality, mut mobility) = (0, 0);
+        for cell in pieces.cells() {
+            centrality += t.centrality[cell];
+            if rules.roles[kind] == Role::Royal {
+                let shield = (t.king_ring[cell] & t.passed_span[us as usize][cell] & own_pawns).count() as i32;
+                out.add(us, scalar(Scalar::KingShield), shield * ONE);
+            } else {
+                material += t.values[kind];
+                let (quiet, captures) = rules.targets(us, kind, cell, blockers, vacant, theirs);
+                let reach = quiet | captures;
+                mobility += reach.count() as i32;
+                let on_king = (reach & enemy_king_ring).count() as i32;
+                if on_king > 0 {
+                    king_attackers += 1;
+                    king_attacks += on_king;
                 }
             }
+        }
+        out.add(us, per_kind(PerKind::Value, kind), pieces.count() as i32 * ONE);
+        out.add(us, per_kind(PerKind::Centre, kind), centrality * ONE);
+        if rules.roles[kind] == Role::Other {
+            out.add(us, per_kind(PerKind::Mobility, kind), mobility * ONE);
         }
     }
     // Two attackers on the king's ring are a threat; one is usually not.
@@ -340,11 +376,73 @@ fn tiles<B: Bitboard, T: Terms>(pos: &Position<B>, t: &EvalTables<B>, us: Color,
 /// phase, from 256 (all the start's pieces other than pawns and kings on
 /// the board) down to 0.
 pub fn terms<B: Bitboard, T: Terms>(pos: &Position<B>, t: &EvalTables<B>, out: &mut T) -> i32 {
-    let rules = pos.rules();
-    let all_pawns = (0..rules.piece_types).filter(|&k| rules.roles[k] == Role::Pawn).fold(B::EMPTY, |b, k| b | pos.kind_bb(k));
-    let pawns = [all_pawns & pos.pieces(Color::White), all_pawns & pos.pieces(Color::Black)];
+    let pawns = pawn_sets(pos, t);
+    for us in Color::ALL {
+        pawn_structure(pos, t, us, pawns, out);
+    }
+    piece_terms(pos, t, pawns, out)
+}
+
+/// The kinds in the bit set `set`.
+fn kinds_in(mut set: u32) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        let kind = (set != 0).then(|| set.trailing_zeros() as usize);
+        set &= set.wrapping_sub(1);
+        kind
+    })
+}
+
+/// Each colour's pawns (pieces of every pawn kind).
+fn pawn_sets<B: Bitboard>(pos: &Position<B>, t: &EvalTables<B>) -> [B; 2] {
+    let all_pawns = pos.kinds_bb(t.pawn_kinds);
+    [all_pawns & pos.pieces(Color::White), all_pawns & pos.pieces(Color::Black)]
+}
+
+/// The terms of both sides but their pawn structures; returns the game
+/// phase (see [`terms`]).
+fn piece_terms<B: Bitboard, T: Terms>(pos: &Position<B>, t: &EvalTables<B>, pawns: [B; 2], out: &mut T) -> i32 {
     let material = side(pos, t, Color::White, pawns, out) + side(pos, t, Color::Black, pawns, out);
     (material * 256 / t.start_material).min(256)
+}
+
+/// Both sides' pawn structure terms, summed with their weights, by the
+/// pawns' cells: a search thread's positions share few pawn structures,
+/// so most evaluations find theirs here.
+pub struct PawnCache {
+    entries: Vec<(u64, [Score; 2])>,
+}
+
+/// Entries of a pawn cache (a power of two: 96 KiB a thread).
+const PAWN_CACHE_ENTRIES: usize = 1 << 12;
+
+impl PawnCache {
+    pub fn new() -> PawnCache {
+        PawnCache { entries: vec![(0, [Score::default(); 2]); PAWN_CACHE_ENTRIES] }
+    }
+
+    pub fn clear(&mut self) {
+        self.entries.fill((0, [Score::default(); 2]));
+    }
+
+    /// The key of `pos`'s pawns under the tables `t`: every pawn kind's
+    /// cells by colour, and the rules (a rule change may revalue pawns).
+    fn key<B: Bitboard>(pos: &Position<B>, t: &EvalTables<B>) -> u64 {
+        let mut hasher = StructureHasher::default();
+        hasher.write_u64(t.rules_key);
+        for kind in kinds_in(t.pawn_kinds) {
+            for color in Color::ALL {
+                pos.pieces_of(color, kind).hash(&mut hasher);
+            }
+        }
+        // Never 0, the key of an empty entry.
+        hasher.finish() | 1
+    }
+}
+
+impl Default for PawnCache {
+    fn default() -> PawnCache {
+        PawnCache::new()
+    }
 }
 
 /// `s` blended between middle game and end game by `phase`.
@@ -357,7 +455,33 @@ pub fn taper(s: Score, phase: i32) -> i32 {
 pub fn evaluate<B: Bitboard>(pos: &Position<B>, t: &EvalTables<B>) -> i32 {
     let mut sum = Summed { weights: &t.weights, sides: [Score::default(); 2] };
     let phase = terms(pos, t, &mut sum);
-    let [white, black] = sum.sides;
+    finish(pos, t, sum.sides, phase)
+}
+
+/// [`evaluate`], with the pawn structure terms from `cache` where it has
+/// them (the same sums: integer terms added in another order).
+pub fn evaluate_cached<B: Bitboard>(pos: &Position<B>, t: &EvalTables<B>, cache: &mut PawnCache) -> i32 {
+    let pawns = pawn_sets(pos, t);
+    let key = PawnCache::key(pos, t);
+    let slot = &mut cache.entries[key as usize & (PAWN_CACHE_ENTRIES - 1)];
+    let sides = if slot.0 == key {
+        slot.1
+    } else {
+        let mut sum = Summed { weights: &t.weights, sides: [Score::default(); 2] };
+        for us in Color::ALL {
+            pawn_structure(pos, t, us, pawns, &mut sum);
+        }
+        *slot = (key, sum.sides);
+        sum.sides
+    };
+    let mut sum = Summed { weights: &t.weights, sides };
+    let phase = piece_terms(pos, t, pawns, &mut sum);
+    finish(pos, t, sum.sides, phase)
+}
+
+/// White's and Black's sums blended by `phase`, for the side to move,
+/// with the tempo.
+fn finish<B: Bitboard>(pos: &Position<B>, t: &EvalTables<B>, [white, black]: [Score; 2], phase: i32) -> i32 {
     let score = taper(Score::new(white.mg - black.mg, white.eg - black.eg), phase);
     let score = if pos.side_to_move() == Color::White { score } else { -score };
     score + taper(t.weights[scalar(Scalar::Tempo)], phase)
@@ -400,6 +524,34 @@ mod tests {
         let (q, r, b, n) = (v[0], v[1], v[2], v[3]);
         assert!(n > 100 && b > 100 && r > 100, "{v:?}");
         assert!(q > r && q > b && q > n, "{v:?}");
+    }
+
+    #[test]
+    fn the_pawn_cache_gives_the_evaluation_it_caches() {
+        // One cache through random games of every variant (rule changes
+        // and tile shifts included): each evaluation equals the uncached
+        // one, whether its pawns were cached or not.
+        let mut cache = PawnCache::new();
+        let mut hits = 0;
+        for variant in ["standard", "perfect", "onedim", "beyond", "flexichess"] {
+            let mut pos = AnyRules::by_name(variant).unwrap().start();
+            let mut s = 12345u64;
+            for _ in 0..150 {
+                let moves = pos.legal_move_list();
+                if moves.is_empty() {
+                    break;
+                }
+                protean_rules::with_position!(&pos, p => {
+                    let t = EvalTables::new(p.rules());
+                    hits += usize::from(cache.entries.iter().any(|e| e.0 == PawnCache::key(p, &t)));
+                    assert_eq!(evaluate_cached(p, &t, &mut cache), evaluate(p, &t), "{variant}: {}", p.fen());
+                    assert_eq!(evaluate_cached(p, &t, &mut cache), evaluate(p, &t), "{variant}, cached: {}", p.fen());
+                });
+                s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                pos.make(moves[(s >> 33) as usize % moves.len()]);
+            }
+        }
+        assert!(hits > 100, "{hits} positions found their pawns cached");
     }
 
     #[test]

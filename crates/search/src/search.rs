@@ -20,7 +20,7 @@
 //! and helpers start at staggered depths so they explore different trees.
 
 use crate::correction::pawn_kinds;
-use crate::evaluate::{evaluate, EvalTables};
+use crate::evaluate::{evaluate_cached, EvalTables};
 use crate::history::Context;
 use crate::move_picker::{is_losing_capture, is_quiet, legal_hash_move, order_score, pack, MovePicker, Picking};
 use crate::see::see;
@@ -242,7 +242,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
         let raw = if slot.0 == key {
             slot.1
         } else {
-            let score = evaluate(&self.pos, t);
+            let score = evaluate_cached(&self.pos, t, &mut self.data.pawn_cache);
             *slot = (key, score);
             score
         };

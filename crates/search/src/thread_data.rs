@@ -6,6 +6,7 @@
 //! learned into the next.
 
 use crate::correction::CorrectionHistory;
+use crate::evaluate::PawnCache;
 use crate::history::Histories;
 use crate::search::MAX_PLY;
 use protean_rules::{Move, MoveList};
@@ -70,6 +71,8 @@ pub(crate) struct ThreadData {
     /// Static evaluations by position key: the same position is evaluated
     /// again and again (re-searches, transpositions, the next iteration).
     pub eval_cache: Vec<(u64, i32)>,
+    /// Pawn structure terms by the pawns' cells.
+    pub pawn_cache: PawnCache,
 }
 
 /// Entries of the evaluation cache (a power of two: 1 MiB a thread).
@@ -82,6 +85,7 @@ impl ThreadData {
             correction: CorrectionHistory::new(),
             stack: (0..=MAX_PLY).map(|_| Frame::new()).collect(),
             eval_cache: vec![(0, 0); EVAL_CACHE_ENTRIES],
+            pawn_cache: PawnCache::new(),
         }
     }
 
@@ -90,6 +94,7 @@ impl ThreadData {
         self.histories.clear();
         self.correction.clear();
         self.eval_cache.fill((0, 0));
+        self.pawn_cache.clear();
         for frame in &mut self.stack {
             frame.killers = [None; 2];
         }
