@@ -129,8 +129,13 @@ impl<B: Bitboard> Position<B> {
     /// as the pieces still on the board (for exchange evaluation, where
     /// pieces leave one by one and x-ray attackers come through).
     pub fn attackers_to(&self, cell: usize, occupied: B) -> B {
+        (self.leaper_attackers_to(cell) | self.rider_attackers_to(cell, occupied)) & occupied
+    }
+
+    /// The pieces of either colour that attack `cell` by a leap: what
+    /// stands between does not matter, so an exchange asks once.
+    pub fn leaper_attackers_to(&self, cell: usize) -> B {
         let rules = self.rules();
-        let blockers = occupied | self.rifts();
         let mut found = B::EMPTY;
         for by in Color::ALL {
             let a = &rules.attacks[by as usize];
@@ -141,6 +146,20 @@ impl<B: Bitboard> Position<B> {
             for (kind, table) in &a.initial_leaps {
                 found |= table[cell] & self.kind_bb(*kind) & theirs & rules.initial_region[by as usize][*kind];
             }
+        }
+        found
+    }
+
+    /// The pieces of either colour that attack `cell` along a line, with
+    /// `occupied` as the pieces still on the board (not all of them are
+    /// in `occupied`: callers mask).
+    pub fn rider_attackers_to(&self, cell: usize, occupied: B) -> B {
+        let rules = self.rules();
+        let blockers = occupied | self.rifts();
+        let mut found = B::EMPTY;
+        for by in Color::ALL {
+            let a = &rules.attacks[by as usize];
+            let theirs = self.pieces(by);
             for &(line, types) in &a.line_groups {
                 found |= rules.line_tables.reach(line, cell, blockers) & theirs & self.kinds_bb(types);
             }
@@ -156,6 +175,6 @@ impl<B: Bitboard> Position<B> {
                 }
             }
         }
-        found & occupied
+        found
     }
 }

@@ -1,7 +1,8 @@
 //! Static exchange evaluation: the material outcome of the capture
 //! sequence on one cell, each side recapturing with its least valuable
-//! attacker and free to stop. Attackers are recomputed after each capture,
-//! so pieces behind the first attacker (x-rays) join in, for any rider.
+//! attacker and free to stop. Riders' attacks are recomputed after each
+//! capture, so pieces behind the first attacker (x-rays) join in, for any
+//! rider.
 
 use crate::evaluate::EvalTables;
 use protean_rules::variant::Role;
@@ -20,8 +21,11 @@ pub fn see<B: Bitboard>(pos: &Position<B>, m: Move, t: &EvalTables<B>) -> i32 {
     let mut on_square = m.promotion().map_or(t.value(mover.kind()), |k| t.value(k));
     let mut side = !mover.color();
     let mut d = 0;
+    // Leapers attack whatever stands between; only riders need looking
+    // for again as pieces leave (x-rays).
+    let leapers = pos.leaper_attackers_to(to);
     loop {
-        let attackers = pos.attackers_to(to, occupied) & occupied;
+        let attackers = (leapers | pos.rider_attackers_to(to, occupied)) & occupied;
         let mine = attackers & pos.pieces(side);
         if mine.is_empty() || d + 1 >= gain.len() {
             break;
