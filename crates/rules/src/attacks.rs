@@ -14,6 +14,11 @@ pub struct KingSafety<B> {
     pub king: Option<usize>,
     pub in_check: bool,
     pub pinned: B,
+    /// In check, the cells where a piece other than the king may land
+    /// and perhaps answer it (a superset: the checkers, every cell of the
+    /// king's rider lines up to their first piece, the start and landing
+    /// cells of jumps over the king); every cell otherwise.
+    pub evasions: B,
 }
 
 impl<B: Bitboard> Position<B> {
@@ -93,7 +98,7 @@ impl<B: Bitboard> Position<B> {
     pub fn king_safety(&self) -> KingSafety<B> {
         let us = self.side_to_move();
         let Some(king) = self.king(us) else {
-            return KingSafety { king: None, in_check: false, pinned: B::EMPTY };
+            return KingSafety { king: None, in_check: false, pinned: B::EMPTY, evasions: !B::EMPTY };
         };
         let rules = self.rules();
         let blockers = self.blockers();
@@ -122,7 +127,28 @@ impl<B: Bitboard> Position<B> {
                 }
             }
         }
-        KingSafety { king: Some(king), in_check: self.in_check(), pinned }
+        let in_check = self.in_check();
+        let evasions = if in_check { self.evasions(king, blockers) } else { !B::EMPTY };
+        KingSafety { king: Some(king), in_check, pinned, evasions }
+    }
+
+    /// Where a piece other than the king must land to answer a check on
+    /// `king` (see [`KingSafety::evasions`]): a capture of a checker, or a
+    /// block on one of its lines or on the landing cell of its jump over
+    /// the king.
+    fn evasions(&self, king: usize, blockers: B) -> B {
+        let us = self.side_to_move();
+        let rules = self.rules();
+        let mut cells = self.attackers_to(king, self.occupied()) & self.pieces(!us);
+        for &(dir, positive, _) in &rules.attacks[!us as usize].pin_lines {
+            cells |= crate::rider_reach::slide(rules.full_rays[dir][king], positive, blockers);
+        }
+        for (_, through) in &rules.attacks[!us as usize].leg_lines {
+            for &(from, to) in &through[king] {
+                cells |= B::cell(from as usize) | B::cell(to as usize);
+            }
+        }
+        cells
     }
 
     /// Every piece of either colour that attacks `cell`, with `occupied`

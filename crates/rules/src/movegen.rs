@@ -247,6 +247,9 @@ impl<B: Bitboard> Position<B> {
         if simple && !safety.in_check && !safety.pinned.has(m.from()) {
             return true;
         }
+        if simple && !safety.evasions.has(m.to()) {
+            return false;
+        }
         if simple {
             // One piece leaves `from` and stands on `to`, taking whatever
             // stood there: the king is safe if no other enemy piece reaches
