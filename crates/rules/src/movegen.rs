@@ -243,14 +243,13 @@ impl<B: Bitboard> Position<B> {
         if m.from() == king && m.kind != MoveKind::Swap {
             return !self.attacked_with(m.to(), !us, self.blockers() ^ B::cell(king));
         }
-        let simple = matches!(m.kind, MoveKind::Quiet | MoveKind::Capture);
-        if simple && !safety.in_check && !safety.pinned.has(m.from()) {
-            return true;
-        }
-        if simple && !safety.evasions.has(m.to()) {
-            return false;
-        }
-        if simple {
+        if matches!(m.kind, MoveKind::Quiet | MoveKind::Capture) {
+            if !safety.in_check && !safety.pinned.has(m.from()) {
+                return true;
+            }
+            if !safety.evasions.has(m.to()) {
+                return false;
+            }
             // One piece leaves `from` and stands on `to`, taking whatever
             // stood there: the king is safe if no other enemy piece reaches
             // it through the blockers as they will be. Cheaper than making

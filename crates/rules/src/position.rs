@@ -100,6 +100,7 @@ pub struct Position<B: Bitboard> {
     /// Where rules change (Flexichess): the rules before each change and
     /// the rule sets compiled so far.
     rule_changes: Option<RuleChangeState<B>>,
+    /// Whether the side to move is in check, once asked.
     check: CheckMemo,
 }
 
