@@ -184,13 +184,15 @@ pub struct Rules<B> {
     /// Castling rights kept when a piece leaves or enters each cell.
     pub castling_keep: Vec<u8>,
     /// Where tiles move: per cell, the cells touching it by side or
-    /// corner, and every cell on a rider line through it (a tile landing
-    /// there may open a line to a king). Empty elsewhere.
+    /// corner. Empty elsewhere.
     pub neighbours: Vec<B>,
     /// Per cell, the eight cells around it in turn (north, north-east,
     /// east, ... north-west; `u8::MAX` off the board). Empty unless tiles
     /// move.
     pub rings: Vec<[u8; 8]>,
+    /// Per cell, every cell on a rider line through it: only a piece or
+    /// tile there can open or close a rider's line to the cell (a tile
+    /// shift towards a king, a capture in a static exchange).
     pub sight: Vec<B>,
     /// Zero for a variant's own rules; a rule change (Flexichess) gives
     /// the changed set its own key, which positions hash in.
@@ -372,7 +374,8 @@ impl<B: Bitboard> Rules<B> {
         // A Chess960 position's own layout is compiled when its FEN is read.
         let (castling, castling_keep) = castling::compile(&variant, &castling::fixed_entries(&variant)).map_err(RulesError)?;
 
-        let (mut neighbours, mut rings, mut sight) = (Vec::new(), Vec::new(), Vec::new());
+        let sight = (0..g.cells()).map(|c| full_rays.iter().fold(B::EMPTY, |b: B, rays: &Vec<B>| b | rays[c])).collect();
+        let (mut neighbours, mut rings) = (Vec::new(), Vec::new());
         if variant.tiles.is_some() {
             let king = |c: usize| {
                 let steps = (-1..=1).flat_map(|dx| (-1..=1).map(move |dy| Step::new(dx, dy)));
@@ -380,7 +383,6 @@ impl<B: Bitboard> Rules<B> {
             };
             neighbours = (0..g.cells()).map(king).collect();
             rings = (0..g.cells()).map(|c| RING.map(|(dx, dy)| g.offset(c, Step::new(dx, dy)).map_or(u8::MAX, |n| n as u8))).collect();
-            sight = (0..g.cells()).map(|c| full_rays.iter().fold(B::EMPTY, |b: B, rays: &Vec<B>| b | rays[c])).collect();
         }
 
         let redefinition_movements = variant

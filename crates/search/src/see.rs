@@ -1,8 +1,8 @@
 //! Static exchange evaluation: the material outcome of the capture
 //! sequence on one cell, each side recapturing with its least valuable
 //! attacker and free to stop. Riders' attacks are recomputed after each
-//! capture, so pieces behind the first attacker (x-rays) join in, for any
-//! rider.
+//! capture from a rider line through the cell, so pieces behind the
+//! first attacker (x-rays) join in, for any rider.
 
 use crate::evaluate::EvalTables;
 use protean_rules::variant::Role;
@@ -24,8 +24,9 @@ pub fn see<B: Bitboard>(pos: &Position<B>, m: Move, t: &EvalTables<B>) -> i32 {
     // Leapers attack whatever stands between; only riders need looking
     // for again as pieces leave (x-rays).
     let leapers = pos.leaper_attackers_to(to);
+    let mut riders = pos.rider_attackers_to(to, occupied);
     loop {
-        let attackers = (leapers | pos.rider_attackers_to(to, occupied)) & occupied;
+        let attackers = (leapers | riders) & occupied;
         let mine = attackers & pos.pieces(side);
         if mine.is_empty() || d + 1 >= gain.len() {
             break;
@@ -42,6 +43,10 @@ pub fn see<B: Bitboard>(pos: &Position<B>, m: Move, t: &EvalTables<B>) -> i32 {
         }
         let from = (mine & pos.kind_bb(kind)).lowest();
         occupied ^= B::cell(from);
+        // A piece on no rider line through the cell hid nobody.
+        if rules.sight[to].has(from) {
+            riders = pos.rider_attackers_to(to, occupied);
+        }
         on_square = t.value(kind);
         side = !side;
     }
