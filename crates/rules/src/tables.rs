@@ -59,6 +59,10 @@ pub struct PieceMoves<B> {
     /// Per cell, the (middle, final) cells of two-leg jumps that capture on
     /// the middle cell; empty unless the piece has paths.
     pub leg_captures: Vec<Vec<(u8, u8)>>,
+    /// The piece only leaps and slides along lines with tables (a knight,
+    /// a king, a rook, a queen where PEXT is there): its targets need
+    /// nothing else looked at.
+    pub plain: bool,
 }
 
 /// The eight steps around a cell, in turn from north clockwise (see
@@ -341,6 +345,7 @@ impl<B: Bitboard> Rules<B> {
                 walked.reverse();
                 pm.slide_positive = walked.iter().map(|(p, _)| *p).collect();
                 pm.slide_rays = (0..g.cells()).flat_map(|c| walked.iter().map(move |(_, rays)| rays[c])).collect();
+                pm.plain = !pm.has_initial_leaps && walked.is_empty() && pm.rides.is_empty();
                 let a = &mut attacks[color as usize];
                 if rev_leaps.iter().any(|b| b.any()) {
                     a.leaps.push((t, rev_leaps));
@@ -429,6 +434,13 @@ impl<B: Bitboard> Rules<B> {
     pub fn targets(&self, color: Color, kind: usize, from: usize, blockers: B, empty: B, enemies: B) -> (B, B) {
         let pm = &self.moves[color as usize][kind];
         let leaps = &pm.leaps[from];
+        if pm.plain {
+            let mut slides = B::EMPTY;
+            for &line in &pm.slide_lines {
+                slides |= self.line_tables.reach(line, from, blockers);
+            }
+            return ((leaps.quiet | slides) & empty, (leaps.capture | slides) & enemies);
+        }
         let mut quiet = leaps.quiet;
         let mut captures = leaps.capture;
         // Only initial-only moves ask where the piece stands.
