@@ -270,8 +270,15 @@ impl<B: Bitboard> Position<B> {
     /// pinned piece's, not en passant, not in check) are generated first
     /// and kept as they are; only the rest are tested.
     pub fn legal_piece_moves(&mut self, out: &mut MoveList, set: MoveSet) {
-        out.clear();
         let safety = self.king_safety();
+        self.legal_piece_moves_with(out, set, &safety);
+    }
+
+    /// `legal_piece_moves` with the position's king safety already known
+    /// (a staged search generates twice a node and tests its hash move and
+    /// killers against the same safety).
+    pub fn legal_piece_moves_with(&mut self, out: &mut MoveList, set: MoveSet, safety: &KingSafety<B>) {
+        out.clear();
         let ours = self.pieces(self.side_to_move());
         let suspects = match safety.king {
             None => B::EMPTY,
@@ -293,7 +300,7 @@ impl<B: Bitboard> Position<B> {
         }
         let mut i = first;
         while i < out.len() {
-            if self.is_legal(out[i], &safety) {
+            if self.is_legal(out[i], safety) {
                 i += 1;
             } else {
                 out.swap_remove(i);

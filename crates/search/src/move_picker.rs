@@ -192,7 +192,8 @@ impl<B: Bitboard> MovePicker<B> {
                     }
                 }
                 Stage::GenerateNoisy => {
-                    pos.legal_piece_moves(&mut self.moves, MoveSet::Noisy);
+                    let safety = *self.safety(pos);
+                    pos.legal_piece_moves_with(&mut self.moves, MoveSet::Noisy, &safety);
                     self.remove_hash_move();
                     self.scores.clear();
                     for &m in self.moves.iter() {
@@ -236,7 +237,8 @@ impl<B: Bitboard> MovePicker<B> {
                     }
                 }
                 Stage::GenerateQuiets => {
-                    pos.legal_piece_moves(&mut self.quiets, MoveSet::Quiet);
+                    let safety = *self.safety(pos);
+                    pos.legal_piece_moves_with(&mut self.quiets, MoveSet::Quiet, &safety);
                     pos.legal_redefinitions(&mut self.quiets);
                     let skip = [self.hash_move, self.killers_yielded[0], self.killers_yielded[1]];
                     let mut i = 0;
