@@ -70,6 +70,15 @@ pub struct EvalTables<B> {
     pub exchange_order: Vec<usize>,
     /// The pawn kinds (bit set).
     pawn_kinds: u32,
+    /// The cells of one colour (a1's), for colour-bound pieces.
+    light_cells: B,
+    /// Kinds bound to cells of one colour.
+    colourbound: Vec<bool>,
+    /// Kinds that slide along their file, moving and capturing.
+    file_riders: Vec<bool>,
+    /// Each cell and its neighbours on its rank: the files a king there
+    /// wants sheltered.
+    king_files: Vec<B>,
 }
 
 /// A piece's value from its moves: the average, over all cells of the
@@ -208,12 +217,37 @@ impl<B: Bitboard> EvalTables<B> {
         let royal_ring = |c: usize| {
             (0..g.cells()).filter(|&o| o != c && g.file(o).abs_diff(g.file(c)) <= 1 && g.rank(o).abs_diff(g.rank(c)) <= 1).fold(B::EMPTY, |b, o| b | B::cell(o))
         };
-        let king_ring = (0..g.cells()).map(royal_ring).collect();
+        let king_ring: Vec<B> = (0..g.cells()).map(royal_ring).collect();
         let start_material = rules.start.pieces.iter().filter(|(_, pc)| rules.roles[pc.kind()] == Role::Other).map(|(_, pc)| values[pc.kind()].mg).sum::<i32>().max(1);
         let mut exchange_order: Vec<usize> = (0..rules.piece_types).collect();
         exchange_order.sort_by_key(|&k| if rules.roles[k] == Role::Royal { i32::MAX } else { values[k].mg });
         let values = values.iter().map(|v| v.mg).collect();
-        Ok(EvalTables { weights, values, centrality, advancement, adjacent_files, passed_span, front_span, king_ring, start_material, rules_key: rules.key, redefined, exchange_order, pawn_kinds: crate::correction::pawn_kinds(rules) })
+        let light_cells = (0..g.cells()).filter(|&c| (g.file(c) + g.rank(c)) % 2 == 0).fold(B::EMPTY, |b, c| b | B::cell(c));
+        let pieces = &rules.variant.pieces;
+        let colourbound = pieces.iter().map(|p| p.is_colourbound()).collect();
+        let file_riders = pieces.iter().map(|p| p.movement.legs.iter().any(|l| l.step.dx == 0 && l.range > 1 && l.mode.moves && l.mode.captures && !l.initial_only)).collect();
+        let king_files = (0..g.cells())
+            .map(|c| (0..g.cells()).filter(|&o| g.rank(o) == g.rank(c) && g.file(o).abs_diff(g.file(c)) <= 1).fold(B::EMPTY, |b, o| b | B::cell(o)))
+            .collect();
+        Ok(EvalTables {
+            weights,
+            values,
+            centrality,
+            advancement,
+            adjacent_files,
+            passed_span,
+            front_span,
+            king_ring,
+            start_material,
+            rules_key: rules.key,
+            redefined,
+            exchange_order,
+            pawn_kinds: crate::correction::pawn_kinds(rules),
+            light_cells,
+            colourbound,
+            file_riders,
+            king_files,
+        })
     }
 
     /// The value used for exchanges and move ordering.
@@ -281,15 +315,19 @@ fn pawn_structure<B: Bitboard, T: Terms>(pos: &Position<B>, t: &EvalTables<B>, u
 }
 
 /// One side's terms but its pawns' (see [`pawn_structure`]); `pawns`
-/// holds each colour's pawns. Returns the side's material (by `values`)
-/// for the game phase.
-fn side<B: Bitboard, T: Terms>(pos: &Position<B>, t: &EvalTables<B>, us: Color, pawns: [B; 2], out: &mut T) -> i32 {
+/// holds each colour's pawns and `pawn_attacks` the cells they attack.
+/// Returns the side's material (by `values`) for the game phase.
+fn side<B: Bitboard, T: Terms>(pos: &Position<B>, t: &EvalTables<B>, us: Color, pawns: [B; 2], pawn_attacks: [B; 2], out: &mut T) -> i32 {
     let rules = pos.rules();
     let mut material = 0;
     let own_pawns = pawns[us as usize];
     let enemy_king_ring = pos.king(!us).map_or(B::EMPTY, |k| t.king_ring[k]);
     let mut king_attackers = 0;
     let mut king_attacks = 0;
+    let their_pawn_attacks = pawn_attacks[!us as usize];
+    let their_pieces = pos.pieces(!us) & !pawns[!us as usize] & !pos.king(!us).map_or(B::EMPTY, B::cell);
+    out.add(us, scalar(Scalar::PawnThreat), (pawn_attacks[us as usize] & their_pieces).count() as i32 * ONE);
+    let mut unsafe_reach = 0;
     // What a piece may move onto or take (its mobility: `reach_from`,
     // with the board's sets read once for the side).
     let (blockers, vacant, theirs) = (pos.blockers(), pos.vacant(), pos.pieces(!us));
@@ -306,11 +344,17 @@ fn side<B: Bitboard, T: Terms>(pos: &Position<B>, t: &EvalTables<B>, us: Color, 
             if rules.roles[kind] == Role::Royal {
                 let shield = (t.king_ring[cell] & t.passed_span[us as usize][cell] & own_pawns).count() as i32;
                 out.add(us, scalar(Scalar::KingShield), shield * ONE);
+                let open = t.king_files[cell].cells().filter(|&c| (t.front_span[us as usize][c] & own_pawns).is_empty()).count() as i32;
+                out.add(us, scalar(Scalar::KingOpenFile), open * ONE);
             } else {
                 material += t.values[kind];
                 let (quiet, captures) = rules.targets(us, kind, cell, blockers, vacant, theirs);
                 let reach = quiet | captures;
                 mobility += reach.count() as i32;
+                unsafe_reach += (reach & their_pawn_attacks).count() as i32;
+                if t.file_riders[kind] && (t.front_span[us as usize][cell] & own_pawns).is_empty() {
+                    out.add(us, scalar(Scalar::OpenFile), ONE);
+                }
                 let on_king = (reach & enemy_king_ring).count() as i32;
                 if on_king > 0 {
                     king_attackers += 1;
@@ -323,7 +367,11 @@ fn side<B: Bitboard, T: Terms>(pos: &Position<B>, t: &EvalTables<B>, us: Color, 
         if rules.roles[kind] == Role::Other {
             out.add(us, per_kind(PerKind::Mobility, kind), mobility * ONE);
         }
+        if t.colourbound[kind] && (pieces & t.light_cells).any() && (pieces & !t.light_cells).any() {
+            out.add(us, scalar(Scalar::BoundPair), ONE);
+        }
     }
+    out.add(us, scalar(Scalar::ReachIntoPawnAttacks), unsafe_reach * ONE);
     // Two attackers on the king's ring are a threat; one is usually not.
     if king_attackers >= 2 {
         out.add(us, scalar(Scalar::KingAttack), king_attacks * king_attackers * ONE);
@@ -332,6 +380,20 @@ fn side<B: Bitboard, T: Terms>(pos: &Position<B>, t: &EvalTables<B>, us: Color, 
         tiles(pos, t, us, own_pawns, out);
     }
     material
+}
+
+/// The cells `color`'s pawns attack by their capturing leaps (a pawn
+/// that captures by riding, which no built-in variant has, is not
+/// counted for those captures).
+fn pawn_attacks<B: Bitboard>(pos: &Position<B>, t: &EvalTables<B>, color: Color) -> B {
+    let moves = &pos.rules().moves[color as usize];
+    let mut attacks = B::EMPTY;
+    for kind in kinds_in(t.pawn_kinds) {
+        for cell in pos.pieces_of(color, kind).cells() {
+            attacks |= moves[kind].leaps[cell].capture;
+        }
+    }
+    attacks
 }
 
 /// Rifts and moving tiles, for one side (see the module comment).
@@ -401,7 +463,8 @@ fn pawn_sets<B: Bitboard>(pos: &Position<B>, t: &EvalTables<B>) -> [B; 2] {
 /// The terms of both sides but their pawn structures; returns the game
 /// phase (see [`terms`]).
 fn piece_terms<B: Bitboard, T: Terms>(pos: &Position<B>, t: &EvalTables<B>, pawns: [B; 2], out: &mut T) -> i32 {
-    let material = side(pos, t, Color::White, pawns, out) + side(pos, t, Color::Black, pawns, out);
+    let attacks = [pawn_attacks(pos, t, Color::White), pawn_attacks(pos, t, Color::Black)];
+    let material = side(pos, t, Color::White, pawns, attacks, out) + side(pos, t, Color::Black, pawns, attacks, out);
     (material * 256 / t.start_material).min(256)
 }
 
@@ -515,6 +578,50 @@ mod tests {
             // All the start's pieces on the board: the middle-game tempo.
             assert_eq!(score, tempo, "{variant}");
         }
+    }
+
+    /// Each side's count of one term, by a recorder of features.
+    struct Counts {
+        index: usize,
+        sides: [i32; 2],
+    }
+    impl Terms for Counts {
+        fn add(&mut self, color: Color, index: usize, feature: i32) {
+            if index == self.index {
+                self.sides[color as usize] += feature / ONE;
+            }
+        }
+    }
+    fn counted(variant: &str, fen: &str, term: Scalar) -> [i32; 2] {
+        let pos = AnyRules::by_name(variant).unwrap().from_fen(fen).unwrap();
+        protean_rules::with_position!(&pos, p => {
+            let t = EvalTables::new(p.rules());
+            let mut counts = Counts { index: scalar(term), sides: [0, 0] };
+            terms(p, &t, &mut counts);
+            counts.sides
+        })
+    }
+
+    #[test]
+    fn pawn_threats_unsafe_reach_bishop_pairs_and_open_files_are_counted() {
+        // White's d-pawn attacks the knight on e5 and the rook on c5, not
+        // the pawn beside them nor the king; Black's f6-pawn covers e5 and g5.
+        let fen = "4k3/8/5p2/2r1n1p1/3P4/8/8/4K3 w - - 0 1";
+        assert_eq!(counted("standard", fen, Scalar::PawnThreat), [2, 0]);
+        // The knight on g3 reaches e4, f5, h5, e2, f1 and h1; the g6-pawn
+        // covers f5 and h5.
+        let fen = "4k3/8/6p1/8/8/6N1/8/4K3 w - - 0 1";
+        assert_eq!(counted("standard", fen, Scalar::ReachIntoPawnAttacks), [2, 0]);
+        // Bishops on both colours are a pair; two on one colour are not.
+        assert_eq!(counted("standard", "2b1kb2/8/8/8/8/8/8/2B1K1B1 w - - 0 1", Scalar::BoundPair), [0, 1]);
+        // The rook on the pawnless d-file counts; the one behind its own
+        // pawn on a-file does not; Black's queen on its open h-file does.
+        let fen = "4k2q/8/8/8/8/8/P7/R2RK3 w - - 0 1";
+        assert_eq!(counted("standard", fen, Scalar::OpenFile), [1, 1]);
+        // White's king on g1 has pawns ahead on f, g and h; Black's on e8
+        // has none on d, e or f.
+        let fen = "4k3/8/8/8/8/8/5PPP/6K1 w - - 0 1";
+        assert_eq!(counted("standard", fen, Scalar::KingOpenFile), [0, 3]);
     }
 
     #[test]
