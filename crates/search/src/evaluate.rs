@@ -267,6 +267,13 @@ pub trait Terms {
     /// For `color`: `feature` (in 256ths, see [`ONE`]) of the term whose
     /// weight is at `index`.
     fn add(&mut self, color: Color, index: usize, feature: i32);
+    /// Whether the term at `index` is wanted: a sum leaves out a term
+    /// weighed at nothing, so a term no fit has given a worth costs no
+    /// time; a recorder of features wants every term.
+    #[inline(always)]
+    fn wants(&self, _index: usize) -> bool {
+        true
+    }
 }
 
 /// Terms summed with their weights, per side: the evaluation of search.
@@ -276,6 +283,10 @@ struct Summed<'a> {
 }
 
 impl Terms for Summed<'_> {
+    #[inline(always)]
+    fn wants(&self, index: usize) -> bool {
+        self.weights[index] != Score::default()
+    }
     #[inline(always)]
     fn add(&mut self, color: Color, index: usize, feature: i32) {
         let w = self.weights[index];
@@ -325,8 +336,11 @@ fn side<B: Bitboard, T: Terms>(pos: &Position<B>, t: &EvalTables<B>, us: Color, 
     let mut king_attackers = 0;
     let mut king_attacks = 0;
     let their_pawn_attacks = pawn_attacks[!us as usize];
-    let their_pieces = pos.pieces(!us) & !pawns[!us as usize] & !pos.king(!us).map_or(B::EMPTY, B::cell);
-    out.add(us, scalar(Scalar::PawnThreat), (pawn_attacks[us as usize] & their_pieces).count() as i32 * ONE);
+    if out.wants(scalar(Scalar::PawnThreat)) {
+        let their_pieces = pos.pieces(!us) & !pawns[!us as usize] & !pos.king(!us).map_or(B::EMPTY, B::cell);
+        out.add(us, scalar(Scalar::PawnThreat), (pawn_attacks[us as usize] & their_pieces).count() as i32 * ONE);
+    }
+    let (king_open_file, open_file, bound_pair) = (out.wants(scalar(Scalar::KingOpenFile)), out.wants(scalar(Scalar::OpenFile)), out.wants(scalar(Scalar::BoundPair)));
     let mut unsafe_reach = 0;
     // What a piece may move onto or take (its mobility: `reach_from`,
     // with the board's sets read once for the side).
@@ -344,15 +358,17 @@ fn side<B: Bitboard, T: Terms>(pos: &Position<B>, t: &EvalTables<B>, us: Color, 
             if rules.roles[kind] == Role::Royal {
                 let shield = (t.king_ring[cell] & t.passed_span[us as usize][cell] & own_pawns).count() as i32;
                 out.add(us, scalar(Scalar::KingShield), shield * ONE);
-                let open = t.king_files[cell].cells().filter(|&c| (t.front_span[us as usize][c] & own_pawns).is_empty()).count() as i32;
-                out.add(us, scalar(Scalar::KingOpenFile), open * ONE);
+                if king_open_file {
+                    let open = t.king_files[cell].cells().filter(|&c| (t.front_span[us as usize][c] & own_pawns).is_empty()).count() as i32;
+                    out.add(us, scalar(Scalar::KingOpenFile), open * ONE);
+                }
             } else {
                 material += t.values[kind];
                 let (quiet, captures) = rules.targets(us, kind, cell, blockers, vacant, theirs);
                 let reach = quiet | captures;
                 mobility += reach.count() as i32;
                 unsafe_reach += (reach & their_pawn_attacks).count() as i32;
-                if t.file_riders[kind] && (t.front_span[us as usize][cell] & own_pawns).is_empty() {
+                if open_file && t.file_riders[kind] && (t.front_span[us as usize][cell] & own_pawns).is_empty() {
                     out.add(us, scalar(Scalar::OpenFile), ONE);
                 }
                 let on_king = (reach & enemy_king_ring).count() as i32;
@@ -367,7 +383,7 @@ fn side<B: Bitboard, T: Terms>(pos: &Position<B>, t: &EvalTables<B>, us: Color, 
         if rules.roles[kind] == Role::Other {
             out.add(us, per_kind(PerKind::Mobility, kind), mobility * ONE);
         }
-        if t.colourbound[kind] && (pieces & t.light_cells).any() && (pieces & !t.light_cells).any() {
+        if bound_pair && t.colourbound[kind] && (pieces & t.light_cells).any() && (pieces & !t.light_cells).any() {
             out.add(us, scalar(Scalar::BoundPair), ONE);
         }
     }
@@ -463,7 +479,12 @@ fn pawn_sets<B: Bitboard>(pos: &Position<B>, t: &EvalTables<B>) -> [B; 2] {
 /// The terms of both sides but their pawn structures; returns the game
 /// phase (see [`terms`]).
 fn piece_terms<B: Bitboard, T: Terms>(pos: &Position<B>, t: &EvalTables<B>, pawns: [B; 2], out: &mut T) -> i32 {
-    let attacks = [pawn_attacks(pos, t, Color::White), pawn_attacks(pos, t, Color::Black)];
+    // Only the pawn terms below ask where pawns attack.
+    let attacks = if out.wants(scalar(Scalar::PawnThreat)) || out.wants(scalar(Scalar::ReachIntoPawnAttacks)) {
+        [pawn_attacks(pos, t, Color::White), pawn_attacks(pos, t, Color::Black)]
+    } else {
+        [B::EMPTY; 2]
+    };
     let material = side(pos, t, Color::White, pawns, attacks, out) + side(pos, t, Color::Black, pawns, attacks, out);
     (material * 256 / t.start_material).min(256)
 }
