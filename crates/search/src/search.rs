@@ -128,6 +128,14 @@ fn late_move_count(depth: i32, improving: bool) -> usize {
     ((4 + 2 * depth * depth) / (2 - i32::from(improving))) as usize
 }
 
+/// What a cutoff at `depth` adds to the cutting move's histories (and
+/// takes from the moves tried before it): linear in depth, so that deep
+/// cutoffs, which say more, count more, but capped so that a single one
+/// does not swamp the table (entries stay within +/- 16,384).
+fn history_bonus(depth: i32) -> i32 {
+    (300 * depth - 200).clamp(0, 3000)
+}
+
 impl<'a, B: Bitboard> Worker<'a, B> {
     #[allow(clippy::too_many_arguments)]
     pub fn new(mut pos: Position<B>, tt: &'a TranspositionTable, data: &'a mut ThreadData, shared: &'a Shared, limits: &'a Limits, deadline: Deadline, main: bool, options: &Options) -> Self {
@@ -212,7 +220,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             killers[1] = killers[0];
             killers[0] = Some(m);
         }
-        let bonus = (depth * depth).min(400);
+        let bonus = history_bonus(depth);
         let histories = &mut self.data.histories;
         histories.update(&self.pos, m, context, bonus);
         for &q in tried {
