@@ -178,7 +178,7 @@ mod tests {
         Strategist::new(Color::White, lookahead, &positions[0]).choose(&views, None)
     }
 
-    /// White's knight on e3 of board 1 guards g2 and the first rank. Put
+    /// White's knight on e3 of board 1 guards g2, d1 and f1. Put
     /// on e3 of board 2 it forks Black's king and queen there, which one
     /// ply of search (with quiescence) sees, as it sees board 1 only a
     /// knight poorer. It does not see that board 1 is then lost to a mate
