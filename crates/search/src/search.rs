@@ -494,15 +494,17 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             let move_history = if reducible { self.data.histories.quiet(&self.pos, m, &context) } else { 0 };
             self.data.stack[ply].continuation = self.data.histories.context(&self.pos, m);
             self.pos.make(m);
+            // Fetched before the check test, whose attack lookups then
+            // hide the memory's latency from the child's probe.
+            let child_key = self.pos.key();
+            self.tt.prefetch(child_key);
+            prefetch(&self.data.eval_cache[ThreadData::eval_slot(child_key)]);
             let gives_check = self.pos.in_check();
             if prune_unless_check && !gives_check {
                 self.pos.unmake();
                 continue;
             }
             let nodes_before = self.nodes;
-            let child_key = self.pos.key();
-            self.tt.prefetch(child_key);
-            prefetch(&self.data.eval_cache[ThreadData::eval_slot(child_key)]);
             let extension = match hash_extension {
                 Some(e) if n == 0 => e,
                 _ => i32::from(gives_check),
