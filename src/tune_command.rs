@@ -15,7 +15,7 @@ use clap::Args;
 use protean_rules::{fen, AnyRules, Bitboard, Rules};
 use protean_search::evaluate::EvalTables;
 use protean_search::texel::{self, DataSet};
-use protean_search::weights::Weights;
+use protean_search::weights::{per_kind, scalar, PerKind, Scalar, Weights};
 use std::collections::hash_map::{Entry, HashMap};
 use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
@@ -39,6 +39,28 @@ pub struct TuneArgs {
     /// A weights file to start from, instead of the weights built in.
     #[arg(long)]
     start: Option<PathBuf>,
+    /// Terms whose weights keep their starting values: a term's name
+    /// (`passed`), or a per-kind term's (`value`) for every kind's.
+    #[arg(long, num_args = 1..)]
+    hold: Vec<String>,
+}
+
+/// The term indices `names` hold (see `TuneArgs::hold`), for `kinds`
+/// kinds of piece, or the first name that is no term.
+fn held_terms(names: &[String], kinds: usize) -> Result<Vec<bool>, String> {
+    let mut held = vec![false; Scalar::ALL.len() + kinds * PerKind::ALL.len()];
+    for name in names {
+        if let Some(s) = Scalar::ALL.iter().find(|s| s.name() == name) {
+            held[scalar(*s)] = true;
+        } else if let Some(term) = PerKind::ALL.iter().find(|t| t.name() == name) {
+            for kind in 0..kinds {
+                held[per_kind(*term, kind)] = true;
+            }
+        } else {
+            return Err(format!("--hold: no term {name}"));
+        }
+    }
+    Ok(held)
 }
 
 pub fn run(args: &TuneArgs) -> Result<(), String> {
@@ -58,6 +80,7 @@ pub fn run(args: &TuneArgs) -> Result<(), String> {
 }
 
 fn tune<B: Bitboard>(rules: &Arc<Rules<B>>, args: &TuneArgs, start_text: &str) -> Result<(), String> {
+    let held = held_terms(&args.hold, rules.piece_types)?;
     let start_tables = |r: &Arc<Rules<B>>| EvalTables::with_weights(r, start_text).map_err(|e| format!("start weights: {e}"));
     // The tables of the variant's own rules (key 0) and of each rule
     // change met, by the rules' key.
@@ -92,14 +115,14 @@ fn tune<B: Bitboard>(rules: &Arc<Rules<B>>, args: &TuneArgs, start_text: &str) -
         return Err(format!("{} positions to fit on; at least 100 are needed", data.len()));
     }
     eprintln!("{} positions ({under_rule_changes} under rule changes), read in {:.1} s", data.len(), started.elapsed().as_secs_f64());
-    let fit = texel::fit(&data, tables[&0].weights(), args.epochs, |epoch, loss| eprintln!("epoch {epoch}/{}: loss {loss:.6}", args.epochs));
+    let fit = texel::fit(&data, tables[&0].weights(), &held, args.epochs, |epoch, loss| eprintln!("epoch {epoch}/{}: loss {loss:.6}", args.epochs));
     let unused = texel::unused_terms(&data, fit.weights.len());
     let sources: Vec<String> = args.data.iter().map(|p| p.file_name().map_or_else(|| p.display().to_string(), |n| n.to_string_lossy().into_owned())).collect();
     let summary = format!(
         "K {:.3}; loss {:.6} -> {:.6} on them, {:.6} -> {:.6} on the tenth held out",
         fit.k, fit.start_loss.0, fit.end_loss.0, fit.start_loss.1, fit.end_loss.1
     );
-    let header = format!(
+    let mut header = format!(
         "# Evaluation weights for {}, fitted by `protean tune` (Texel's method)\n\
          # on {} positions of {}; {summary}.\n\
          # {} terms the data never exercised keep their starting weights.\n",
@@ -108,6 +131,9 @@ fn tune<B: Bitboard>(rules: &Arc<Rules<B>>, args: &TuneArgs, start_text: &str) -
         sources.join(", "),
         unused.len(),
     );
+    if !args.hold.is_empty() {
+        header += &format!("# Held at their starting weights: {}.\n", args.hold.join(", "));
+    }
     let text = header + &Weights { terms: fit.weights }.to_text(&rules.variant);
     std::fs::write(&args.out, text).map_err(|e| format!("{}: {e}", args.out.display()))?;
     eprintln!("{summary}; wrote {}", args.out.display());

@@ -3,7 +3,8 @@
 //! file and line with nothing written.
 
 use protean_rules::AnyRules;
-use protean_search::weights::{Score, Weights};
+use protean_search::evaluate::EvalTables;
+use protean_search::weights::{per_kind, scalar, PerKind, Scalar, Score, Weights};
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
@@ -43,6 +44,23 @@ fn every_variant_fits_a_file_the_evaluation_reads() {
         let start = Weights::parse(Weights::built_in(&v.name).unwrap_or(""), &v, zero).unwrap();
         let moved = read.terms.iter().zip(&start.terms).filter(|(a, b)| a != b).count();
         assert!(moved > 0, "{variant}: nothing was fitted");
+        // Held terms keep their starting weights: every kind's value and
+        // the tempo.
+        let held_out = temp(&format!("{variant}-held.txt"));
+        let run = protean(&["tune", "--variant", variant, "--data", data.to_str().unwrap(), "--out", held_out.to_str().unwrap(), "--epochs", "30", "--hold", "value", "tempo"]);
+        assert!(run.status.success(), "{variant}: {}", String::from_utf8_lossy(&run.stderr));
+        let held = Weights::parse(&std::fs::read_to_string(&held_out).unwrap(), &v, start.clone()).unwrap();
+        // The tuner starts from the evaluation's weights: the built-in file
+        // over the defaults.
+        let pos = AnyRules::by_name(variant).unwrap().start();
+        let initial = protean_rules::with_position!(&pos, p => EvalTables::new(p.rules()).weights().to_vec());
+        let tempo = scalar(Scalar::Tempo);
+        for (i, (h, s)) in held.terms.iter().zip(&initial).enumerate() {
+            if i == tempo || (0..v.pieces.len()).any(|k| i == per_kind(PerKind::Value, k)) {
+                assert_eq!(h, s, "{variant}: term {i} was held");
+            }
+        }
+        let _ = std::fs::remove_file(&held_out);
         let _ = std::fs::remove_file(&data);
         let _ = std::fs::remove_file(&out);
     }
@@ -72,4 +90,7 @@ fn bad_data_is_named_by_file_and_line_and_nothing_is_written() {
     assert!(!run.status.success() && String::from_utf8_lossy(&run.stderr).contains("/nonexistent/data.txt"));
     let run = protean(&["tune", "--variant", "nosuch", "--data", "x", "--out", out.to_str().unwrap()]);
     assert!(!run.status.success() && String::from_utf8_lossy(&run.stderr).contains("nosuch"));
+    let run = protean(&["tune", "--data", "x", "--out", out.to_str().unwrap(), "--hold", "valu"]);
+    assert!(!run.status.success() && String::from_utf8_lossy(&run.stderr).contains("--hold: no term valu"));
+    assert!(!out.exists());
 }

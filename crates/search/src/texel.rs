@@ -130,14 +130,15 @@ pub struct Fit {
 }
 
 /// Fits every weight to the data by `epochs` steps of Adam, starting from
-/// `start`; `progress` hears each epoch's number and fitted loss.
-pub fn fit(data: &DataSet, start: &[Score], epochs: usize, progress: impl FnMut(usize, f64)) -> Fit {
+/// `start`, but those `held` (by term index) keep their starting value;
+/// `progress` hears each epoch's number and fitted loss.
+pub fn fit(data: &DataSet, start: &[Score], held: &[bool], epochs: usize, progress: impl FnMut(usize, f64)) -> Fit {
     let w: Vec<[f64; 2]> = start.iter().map(|s| [s.mg as f64, s.eg as f64]).collect();
-    fit_with_k(data, start, fit_k(data, &w), epochs, progress)
+    fit_with_k(data, start, held, fit_k(data, &w), epochs, progress)
 }
 
 /// `fit` under a K given.
-fn fit_with_k(data: &DataSet, start: &[Score], k: f64, epochs: usize, mut progress: impl FnMut(usize, f64)) -> Fit {
+fn fit_with_k(data: &DataSet, start: &[Score], held: &[bool], k: f64, epochs: usize, mut progress: impl FnMut(usize, f64)) -> Fit {
     let mut w: Vec<[f64; 2]> = start.iter().map(|s| [s.mg as f64, s.eg as f64]).collect();
     let losses = |w: &[[f64; 2]]| (data.loss(w, k, |i| !held_out(i)), data.loss(w, k, held_out));
     let start_loss = losses(&w);
@@ -160,7 +161,7 @@ fn fit_with_k(data: &DataSet, start: &[Score], k: f64, epochs: usize, mut progre
             }
             n += 1;
         }
-        for (j, g) in grad.iter().enumerate() {
+        for (j, g) in grad.iter().enumerate().filter(|&(j, _)| !held.get(j).copied().unwrap_or(false)) {
             for phase in 0..2 {
                 let g = g[phase] / n.max(1) as f64;
                 m[j][phase] = beta1 * m[j][phase] + (1.0 - beta1) * g;
@@ -262,8 +263,15 @@ mod tests {
             });
         }
         start[per_kind(PerKind::Value, 1)] = Score::new(50, 50);
-        let fit = fit_with_k(&data, &start, 1.0, 800, |_, _| {});
+        let fit = fit_with_k(&data, &start, &[], 1.0, 800, |_, _| {});
         assert!(fit.end_loss.0 < fit.start_loss.0, "{fit:?}");
+        // Held, the knight's value stays where it started, and the fit
+        // moves only the other weights.
+        let mut held = vec![false; start.len()];
+        held[per_kind(PerKind::Value, 1)] = true;
+        let held_fit = fit_with_k(&data, &start, &held, 1.0, 800, |_, _| {});
+        assert_eq!(held_fit.weights[per_kind(PerKind::Value, 1)], Score::new(50, 50));
+        assert!(held_fit.weights != start && held_fit.end_loss.0 < held_fit.start_loss.0, "{held_fit:?}");
         let w: Vec<[f64; 2]> = fit.weights.iter().map(|s| [s.mg as f64, s.eg as f64]).collect();
         let knight_up = data.evaluate(0, &w) - data.evaluate(19, &w);
         // The knight's positions score 15.5 of 17: the value that predicts
