@@ -8,7 +8,10 @@
 //! is evaluated sanely. The terms go to a [`Terms`] sink: search sums them
 //! with their weights, the tuner (`texel`) records the features.
 //! Terms: material, centrality, pawn advancement and structure (doubled,
-//! isolated, passed), mobility, king safety (attacks on the king's ring
+//! isolated, passed), what stands before a passed pawn (a blocker, the
+//! kings' distances), mobility, outposts, how far up the board each kind
+//! stands, threats (pieces attacked by pawns or by lesser pieces, pieces
+//! attacked and not defended), king safety (attacks on the king's ring
 //! and the pawn shield), blended between middle game and end game by the
 //! non-pawn material left, plus a tempo bonus. Where tiles move (Beyond
 //! Chess), three terms know what rifts do: rifts beside a king take its
@@ -79,7 +82,21 @@ pub struct EvalTables<B> {
     /// Each cell and its neighbours on its rank: the files a king there
     /// wants sheltered.
     king_files: Vec<B>,
+    /// For each kind, the kinds (neither pawns nor royal) worth clearly
+    /// more (bit set): the victims its attacks threaten.
+    worth_more: Vec<u32>,
+    /// For each colour and cell: how far up the board from that colour's
+    /// side the cell is, 0 on its first rank, 256 on the last.
+    rank_advance: [Vec<i32>; 2],
 }
+
+/// From which rank advance (256ths of the board) a defended piece that no
+/// enemy pawn can chase away stands on an outpost: the fourth rank of 8.
+const OUTPOST_ADVANCE: i32 = 100;
+
+/// How much more (by `values`) a victim must be worth than its attacker
+/// for the attack to count as a threat: a knight on a bishop is none.
+const THREAT_MARGIN: i32 = 50;
 
 /// A piece's value from its moves: the average, over all cells of the
 /// board, of its effective mobility on a board a quarter full of pieces (a
@@ -221,7 +238,7 @@ impl<B: Bitboard> EvalTables<B> {
         let start_material = rules.start.pieces.iter().filter(|(_, pc)| rules.roles[pc.kind()] == Role::Other).map(|(_, pc)| values[pc.kind()].mg).sum::<i32>().max(1);
         let mut exchange_order: Vec<usize> = (0..rules.piece_types).collect();
         exchange_order.sort_by_key(|&k| if rules.roles[k] == Role::Royal { i32::MAX } else { values[k].mg });
-        let values = values.iter().map(|v| v.mg).collect();
+        let values: Vec<i32> = values.iter().map(|v| v.mg).collect();
         let light_cells = (0..g.cells()).filter(|&c| (g.file(c) + g.rank(c)) % 2 == 0).fold(B::EMPTY, |b, c| b | B::cell(c));
         let pieces = &rules.variant.pieces;
         let colourbound = pieces.iter().map(|p| p.is_colourbound()).collect();
@@ -229,6 +246,19 @@ impl<B: Bitboard> EvalTables<B> {
         let king_files = (0..g.cells())
             .map(|c| (0..g.cells()).filter(|&o| g.rank(o) == g.rank(c) && g.file(o).abs_diff(g.file(c)) <= 1).fold(B::EMPTY, |b, o| b | B::cell(o)))
             .collect();
+        let worth_more = (0..rules.piece_types)
+            .map(|a| (0..rules.piece_types).filter(|&v| rules.roles[v] == Role::Other && values[v] > values[a] + THREAT_MARGIN).fold(0, |set, v| set | 1 << v))
+            .collect();
+        let last_rank = (h as i32 - 1).max(1);
+        let rank_advance = [Color::White, Color::Black].map(|color| {
+            (0..g.cells())
+                .map(|c| {
+                    let r = g.rank(c) as i32;
+                    let up = if color == Color::White { r } else { h as i32 - 1 - r };
+                    up * 256 / last_rank
+                })
+                .collect()
+        });
         Ok(EvalTables {
             weights,
             values,
@@ -247,6 +277,8 @@ impl<B: Bitboard> EvalTables<B> {
             colourbound,
             file_riders,
             king_files,
+            worth_more,
+            rank_advance,
         })
     }
 
@@ -327,8 +359,11 @@ fn pawn_structure<B: Bitboard, T: Terms>(pos: &Position<B>, t: &EvalTables<B>, u
 
 /// One side's terms but its pawns' (see [`pawn_structure`]); `pawns`
 /// holds each colour's pawns and `pawn_attacks` the cells they attack.
-/// Returns the side's material (by `values`) for the game phase.
-fn side<B: Bitboard, T: Terms>(pos: &Position<B>, t: &EvalTables<B>, us: Color, pawns: [B; 2], pawn_attacks: [B; 2], out: &mut T) -> i32 {
+/// Returns the side's material (by `values`) for the game phase, and the
+/// cells its king and pieces other than pawns attack: the king's ring
+/// whole, the others' captures (of either colour's pieces where the sink
+/// wants [`Scalar::Hanging`], which compares both sides' attacks).
+fn side<B: Bitboard, T: Terms>(pos: &Position<B>, t: &EvalTables<B>, us: Color, pawns: [B; 2], pawn_attacks: [B; 2], out: &mut T) -> (i32, B) {
     let rules = pos.rules();
     let mut material = 0;
     let own_pawns = pawns[us as usize];
@@ -337,14 +372,21 @@ fn side<B: Bitboard, T: Terms>(pos: &Position<B>, t: &EvalTables<B>, us: Color, 
     let mut king_attacks = 0;
     let their_pawn_attacks = pawn_attacks[!us as usize];
     if out.wants(scalar(Scalar::PawnThreat)) {
-        let their_pieces = pos.pieces(!us) & !pawns[!us as usize] & !pos.king(!us).map_or(B::EMPTY, B::cell);
+        let their_pieces = pieces_but_pawns_and_king(pos, !us, pawns);
         out.add(us, scalar(Scalar::PawnThreat), (pawn_attacks[us as usize] & their_pieces).count() as i32 * ONE);
     }
     let (king_open_file, open_file, bound_pair) = (out.wants(scalar(Scalar::KingOpenFile)), out.wants(scalar(Scalar::OpenFile)), out.wants(scalar(Scalar::BoundPair)));
+    let (lesser_attacks, hanging, outpost) = (out.wants(scalar(Scalar::LesserAttacks)), out.wants(scalar(Scalar::Hanging)), out.wants(scalar(Scalar::Outpost)));
+    let rank_advance = &t.rank_advance[us as usize];
     let mut unsafe_reach = 0;
+    let mut threatened = B::EMPTY;
     // What a piece may move onto or take (its mobility: `reach_from`,
-    // with the board's sets read once for the side).
+    // with the board's sets read once for the side). Where hanging pieces
+    // are counted, captures are asked of every piece on the board, so
+    // that the same lookup tells what the piece defends.
     let (blockers, vacant, theirs) = (pos.blockers(), pos.vacant(), pos.pieces(!us));
+    let capturable = if hanging { pos.occupied() } else { theirs };
+    let mut attacked = B::EMPTY;
     for kind in 0..rules.piece_types {
         let pieces = pos.pieces_of(us, kind);
         if pieces.is_empty() || rules.roles[kind] == Role::Pawn {
@@ -352,9 +394,11 @@ fn side<B: Bitboard, T: Terms>(pos: &Position<B>, t: &EvalTables<B>, us: Color, 
         }
         // A kind's count, centrality and mobility are sums of whole
         // features: added once for the kind, not once a piece.
-        let (mut centrality, mut mobility) = (0, 0);
+        let (mut centrality, mut mobility, mut advance) = (0, 0, 0);
+        let victims = theirs & pos.kinds_bb(t.worth_more[kind]);
         for cell in pieces.cells() {
             centrality += t.centrality[cell];
+            advance += rank_advance[cell];
             if rules.roles[kind] == Role::Royal {
                 let shield = (t.king_ring[cell] & t.passed_span[us as usize][cell] & own_pawns).count() as i32;
                 out.add(us, scalar(Scalar::KingShield), shield * ONE);
@@ -362,14 +406,26 @@ fn side<B: Bitboard, T: Terms>(pos: &Position<B>, t: &EvalTables<B>, us: Color, 
                     let open = t.king_files[cell].cells().filter(|&c| (t.front_span[us as usize][c] & own_pawns).is_empty()).count() as i32;
                     out.add(us, scalar(Scalar::KingOpenFile), open * ONE);
                 }
+                attacked |= t.king_ring[cell];
             } else {
                 material += t.values[kind];
-                let (quiet, captures) = rules.targets(us, kind, cell, blockers, vacant, theirs);
-                let reach = quiet | captures;
+                let (quiet, captures) = rules.targets(us, kind, cell, blockers, vacant, capturable);
+                attacked |= captures;
+                let reach = quiet | (captures & theirs);
                 mobility += reach.count() as i32;
                 unsafe_reach += (reach & their_pawn_attacks).count() as i32;
+                if lesser_attacks {
+                    threatened |= captures & victims;
+                }
                 if open_file && t.file_riders[kind] && (t.front_span[us as usize][cell] & own_pawns).is_empty() {
                     out.add(us, scalar(Scalar::OpenFile), ONE);
+                }
+                if outpost
+                    && rank_advance[cell] >= OUTPOST_ADVANCE
+                    && pawn_attacks[us as usize].has(cell)
+                    && (t.adjacent_files[rules.geometry.file(cell)] & t.passed_span[us as usize][cell] & pawns[!us as usize]).is_empty()
+                {
+                    out.add(us, scalar(Scalar::Outpost), ONE);
                 }
                 let on_king = (reach & enemy_king_ring).count() as i32;
                 if on_king > 0 {
@@ -380,6 +436,7 @@ fn side<B: Bitboard, T: Terms>(pos: &Position<B>, t: &EvalTables<B>, us: Color, 
         }
         out.add(us, per_kind(PerKind::Value, kind), pieces.count() as i32 * ONE);
         out.add(us, per_kind(PerKind::Centre, kind), centrality * ONE);
+        out.add(us, per_kind(PerKind::Advance, kind), advance);
         if rules.roles[kind] == Role::Other {
             out.add(us, per_kind(PerKind::Mobility, kind), mobility * ONE);
         }
@@ -388,14 +445,51 @@ fn side<B: Bitboard, T: Terms>(pos: &Position<B>, t: &EvalTables<B>, us: Color, 
         }
     }
     out.add(us, scalar(Scalar::ReachIntoPawnAttacks), unsafe_reach * ONE);
+    if lesser_attacks {
+        out.add(us, scalar(Scalar::LesserAttacks), threatened.count() as i32 * ONE);
+    }
     // Two attackers on the king's ring are a threat; one is usually not.
     if king_attackers >= 2 {
         out.add(us, scalar(Scalar::KingAttack), king_attacks * king_attackers * ONE);
     }
+    if out.wants(scalar(Scalar::PassedBlocked)) || out.wants(scalar(Scalar::PassedKingDistance)) {
+        passers(pos, t, us, pawns, out);
+    }
     if pos.tiles_move() {
         tiles(pos, t, us, own_pawns, out);
     }
-    material
+    (material, attacked)
+}
+
+/// What stands before one side's passed pawns: a piece on the cell ahead,
+/// and which king is nearer to that cell (these read more than the pawns,
+/// so they are not kept in the pawn cache).
+fn passers<B: Bitboard, T: Terms>(pos: &Position<B>, t: &EvalTables<B>, us: Color, pawns: [B; 2], out: &mut T) {
+    let rules = pos.rules();
+    let g = rules.geometry;
+    let steps = |a: usize, b: usize| g.file(a).abs_diff(g.file(b)).max(g.rank(a).abs_diff(g.rank(b))) as i32;
+    let kings = (pos.king(us), pos.king(!us));
+    let occupied = pos.occupied();
+    let promotion_rank = usize::from(rules.variant.promotion.ranks[us as usize]);
+    for cell in pawns[us as usize].cells() {
+        let ahead = t.front_span[us as usize][cell];
+        if ahead.is_empty() || (t.passed_span[us as usize][cell] & pawns[!us as usize]).any() {
+            continue;
+        }
+        let stop = if promotion_rank > g.rank(cell) { ahead.lowest() } else { ahead.highest() };
+        if occupied.has(stop) {
+            out.add(us, scalar(Scalar::PassedBlocked), ONE);
+        }
+        if let (Some(ours), Some(theirs)) = kings {
+            out.add(us, scalar(Scalar::PassedKingDistance), (steps(theirs, stop) - steps(ours, stop)) * t.advancement[us as usize][cell]);
+        }
+    }
+}
+
+/// `color`'s pieces other than its pawns and its king: what threats
+/// threaten.
+fn pieces_but_pawns_and_king<B: Bitboard>(pos: &Position<B>, color: Color, pawns: [B; 2]) -> B {
+    pos.pieces(color) & !pawns[color as usize] & !pos.king(color).map_or(B::EMPTY, B::cell)
 }
 
 /// The cells `color`'s pawns attack by their capturing leaps (a pawn
@@ -479,14 +573,25 @@ fn pawn_sets<B: Bitboard>(pos: &Position<B>, t: &EvalTables<B>) -> [B; 2] {
 /// The terms of both sides but their pawn structures; returns the game
 /// phase (see [`terms`]).
 fn piece_terms<B: Bitboard, T: Terms>(pos: &Position<B>, t: &EvalTables<B>, pawns: [B; 2], out: &mut T) -> i32 {
-    // Only the pawn terms below ask where pawns attack.
-    let attacks = if out.wants(scalar(Scalar::PawnThreat)) || out.wants(scalar(Scalar::ReachIntoPawnAttacks)) {
+    // Only the pawn terms below, hanging pieces and outposts ask where
+    // pawns attack.
+    let hanging = out.wants(scalar(Scalar::Hanging));
+    let attacks = if hanging || out.wants(scalar(Scalar::PawnThreat)) || out.wants(scalar(Scalar::ReachIntoPawnAttacks)) || out.wants(scalar(Scalar::Outpost)) {
         [pawn_attacks(pos, t, Color::White), pawn_attacks(pos, t, Color::Black)]
     } else {
         [B::EMPTY; 2]
     };
-    let material = side(pos, t, Color::White, pawns, attacks, out) + side(pos, t, Color::Black, pawns, attacks, out);
-    (material * 256 / t.start_material).min(256)
+    let (white, white_attacks) = side(pos, t, Color::White, pawns, attacks, out);
+    let (black, black_attacks) = side(pos, t, Color::Black, pawns, attacks, out);
+    if hanging {
+        let attacked = [white_attacks | attacks[0], black_attacks | attacks[1]];
+        for us in Color::ALL {
+            let (ours, theirs) = (us as usize, !us as usize);
+            let undefended = pieces_but_pawns_and_king(pos, !us, pawns) & attacked[ours] & !attacked[theirs];
+            out.add(us, scalar(Scalar::Hanging), undefended.count() as i32 * ONE);
+        }
+    }
+    ((white + black) * 256 / t.start_material).min(256)
 }
 
 /// Both sides' pawn structure terms, summed with their weights, by the
@@ -609,18 +714,25 @@ mod tests {
     impl Terms for Counts {
         fn add(&mut self, color: Color, index: usize, feature: i32) {
             if index == self.index {
-                self.sides[color as usize] += feature / ONE;
+                self.sides[color as usize] += feature;
             }
         }
     }
-    fn counted(variant: &str, fen: &str, term: Scalar) -> [i32; 2] {
+    /// Each side's feature of the term at `index` in `fen` (in 256ths,
+    /// [`ONE`]).
+    fn counted_raw(variant: &str, fen: &str, index: usize) -> [i32; 2] {
         let pos = AnyRules::by_name(variant).unwrap().from_fen(fen).unwrap();
         protean_rules::with_position!(&pos, p => {
             let t = EvalTables::new(p.rules());
-            let mut counts = Counts { index: scalar(term), sides: [0, 0] };
+            let mut counts = Counts { index, sides: [0, 0] };
             terms(p, &t, &mut counts);
             counts.sides
         })
+    }
+
+    /// Each side's count of `term` in `fen`.
+    fn counted(variant: &str, fen: &str, term: Scalar) -> [i32; 2] {
+        counted_raw(variant, fen, scalar(term)).map(|f| f / ONE)
     }
 
     #[test]
@@ -643,6 +755,52 @@ mod tests {
         // has none on d, e or f.
         let fen = "4k3/8/8/8/8/8/5PPP/6K1 w - - 0 1";
         assert_eq!(counted("standard", fen, Scalar::KingOpenFile), [0, 3]);
+    }
+
+    #[test]
+    fn threats_by_lesser_pieces_and_hanging_pieces_are_counted() {
+        // White's knight on d4 attacks the rook on c6 and the queen on e6
+        // (both worth more) and the bishop on f5 (not clearly more); no
+        // black piece attacks a white one worth more.
+        let fen = "4k3/8/2r1q3/5b2/3N4/8/8/4K3 w - - 0 1";
+        assert_eq!(counted("standard", fen, Scalar::LesserAttacks), [2, 0]);
+        // A rook attacking a queen counts; a queen attacking a rook does not.
+        assert_eq!(counted("standard", "3qk3/8/8/8/8/8/8/3RK3 w - - 0 1", Scalar::LesserAttacks), [1, 0]);
+        // The knight on d4 attacks the bishop on b5, which nothing
+        // defends, and the rook on c6, which the queen on a8 defends;
+        // Black's rook attacks the knight on c1, which the king defends,
+        // and Black's pawn on e5 the knight on d4, which nothing defends.
+        let fen = "q3k3/8/2r5/1b2p3/3N4/8/8/2NK4 w - - 0 1";
+        assert_eq!(counted("standard", fen, Scalar::Hanging), [1, 1]);
+    }
+
+    #[test]
+    fn passed_pawns_count_their_blockers_and_the_kings_near_them() {
+        // White's e6-passer is blocked by Black's king on its stop cell
+        // e7; the b2-pawn is no passer (the a7-pawn guards its path), nor
+        // is the a7-pawn; Black's h3-passer has its stop h2 free.
+        let fen = "8/p3k3/4P3/8/8/7p/1P6/4K3 w - - 0 1";
+        assert_eq!(counted("standard", fen, Scalar::PassedBlocked), [1, 0]);
+        // Each passer has come 4 of its 6 ranks (170/256). White's stop e7
+        // is 0 steps from Black's king and 6 from White's; Black's stop h2
+        // is 3 from White's king and 5 from Black's.
+        let advance = 4 * ONE / 6;
+        assert_eq!(counted_raw("standard", fen, scalar(Scalar::PassedKingDistance)), [(0 - 6) * advance, (3 - 5) * advance]);
+    }
+
+    #[test]
+    fn outposts_and_how_far_pieces_stand_up_the_board_are_counted() {
+        // The knight on e5 is defended by the d4-pawn and no black pawn on
+        // the d- or f-file can chase it; the bishop on b5, defended by the
+        // a4-pawn, can be chased by the c6-pawn.
+        let fen = "4k3/8/2p5/1B2N3/P2P4/8/8/4K3 w - - 0 1";
+        assert_eq!(counted("standard", fen, Scalar::Outpost), [1, 0]);
+        // The knight stands on the fifth rank, 4 of 7 ranks up; both
+        // kings stand on their first ranks.
+        let knight = 1;
+        assert_eq!(counted_raw("standard", fen, per_kind(PerKind::Advance, knight)), [4 * 256 / 7, 0]);
+        assert_eq!(counted_raw("standard", fen, per_kind(PerKind::Advance, 5)), [0, 0]);
+        assert_eq!(counted_raw("standard", "8/8/8/3k4/8/8/8/4K3 w - - 0 1", per_kind(PerKind::Advance, 5)), [0, 3 * 256 / 7]);
     }
 
     #[test]

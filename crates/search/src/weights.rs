@@ -88,10 +88,26 @@ pub enum Scalar {
     OpenFile,
     /// Per file at or beside our king with no own pawn ahead of it.
     KingOpenFile,
+    /// Per enemy piece (not a pawn, not the king) that one of our pieces
+    /// worth less attacks: a rook attacked by a knight must move or the
+    /// exchange is lost.
+    LesserAttacks,
+    /// Per enemy piece (not a pawn, not the king) that we attack and no
+    /// enemy piece defends.
+    Hanging,
+    /// Per passed pawn with a piece of either colour on the cell ahead.
+    PassedBlocked,
+    /// Per passed pawn, by how far it has come: how much nearer our king
+    /// is than theirs to the cell ahead of it (in king steps).
+    PassedKingDistance,
+    /// Per piece (not a pawn, not the king) on a cell from the board's
+    /// middle rank on that an own pawn defends and no enemy pawn can ever
+    /// attack (an outpost).
+    Outpost,
 }
 
 impl Scalar {
-    pub const ALL: [Scalar; 17] = [
+    pub const ALL: [Scalar; 22] = [
         Scalar::PawnAdvance,
         Scalar::Passed,
         Scalar::PassedAdvance,
@@ -109,6 +125,11 @@ impl Scalar {
         Scalar::BoundPair,
         Scalar::OpenFile,
         Scalar::KingOpenFile,
+        Scalar::LesserAttacks,
+        Scalar::Hanging,
+        Scalar::PassedBlocked,
+        Scalar::PassedKingDistance,
+        Scalar::Outpost,
     ];
 
     pub fn name(self) -> &'static str {
@@ -130,6 +151,11 @@ impl Scalar {
             Scalar::BoundPair => "bound_pair",
             Scalar::OpenFile => "open_file",
             Scalar::KingOpenFile => "king_open_file",
+            Scalar::LesserAttacks => "lesser_attacks",
+            Scalar::Hanging => "hanging",
+            Scalar::PassedBlocked => "passed_blocked",
+            Scalar::PassedKingDistance => "passed_king_distance",
+            Scalar::Outpost => "outpost",
         }
     }
 
@@ -150,7 +176,16 @@ impl Scalar {
             Scalar::Tempo => Score::new(12, 12),
             // Nothing until a fit gives them a worth: a variant without
             // fitted weights plays as it did before they were counted.
-            Scalar::PawnThreat | Scalar::ReachIntoPawnAttacks | Scalar::BoundPair | Scalar::OpenFile | Scalar::KingOpenFile => Score::new(0, 0),
+            Scalar::PawnThreat
+            | Scalar::ReachIntoPawnAttacks
+            | Scalar::BoundPair
+            | Scalar::OpenFile
+            | Scalar::KingOpenFile
+            | Scalar::LesserAttacks
+            | Scalar::Hanging
+            | Scalar::PassedBlocked
+            | Scalar::PassedKingDistance
+            | Scalar::Outpost => Score::new(0, 0),
         }
     }
 }
@@ -161,22 +196,27 @@ pub enum PerKind {
     Value,
     Mobility,
     Centre,
+    /// How far up the board from its own side a piece stands (not for
+    /// pawns, which have their own advance): a knight on the sixth rank,
+    /// a king that left its back rank.
+    Advance,
 }
 
 impl PerKind {
-    pub const ALL: [PerKind; 3] = [PerKind::Value, PerKind::Mobility, PerKind::Centre];
+    pub const ALL: [PerKind; 4] = [PerKind::Value, PerKind::Mobility, PerKind::Centre, PerKind::Advance];
 
     pub fn name(self) -> &'static str {
         match self {
             PerKind::Value => "value",
             PerKind::Mobility => "mobility",
             PerKind::Centre => "centre",
+            PerKind::Advance => "advance",
         }
     }
 }
 
 /// Where a term's weight is in a [`Weights`] list: the scalars first,
-/// then three per kind.
+/// then four per kind.
 #[inline(always)]
 pub const fn scalar(s: Scalar) -> usize {
     s as usize
@@ -232,8 +272,9 @@ impl Weights {
         Weights { terms }
     }
 
-    /// The hand-set value, mobility and centre weights of one kind.
-    pub fn kind_defaults(role: Role, value: Score) -> [Score; 3] {
+    /// The hand-set value, mobility, centre and advance weights of one
+    /// kind (advance: nothing until a fit weighs it).
+    pub fn kind_defaults(role: Role, value: Score) -> [Score; 4] {
         let centre = match role {
             // Shelter early, centre late.
             Role::Royal => Score::new(-8, 8),
@@ -241,7 +282,7 @@ impl Weights {
             Role::Other => Score::new(3, 0),
         };
         // Only pieces other than pawns and kings count their mobility.
-        [value, Score::new(4, 4), centre]
+        [value, Score::new(4, 4), centre, Score::new(0, 0)]
     }
 
     /// The built-in file of a variant, if it has one.
