@@ -395,7 +395,7 @@ fn side<B: Bitboard, T: Terms>(pos: &Position<B>, t: &EvalTables<B>, us: Color, 
         // A kind's count, centrality and mobility are sums of whole
         // features: added once for the kind, not once a piece.
         let (mut centrality, mut mobility, mut advance) = (0, 0, 0);
-        let victims = theirs & pos.kinds_bb(t.worth_more[kind]);
+        let victims = if lesser_attacks { theirs & pos.kinds_bb(t.worth_more[kind]) } else { B::EMPTY };
         for cell in pieces.cells() {
             centrality += t.centrality[cell];
             advance += rank_advance[cell];
