@@ -100,9 +100,9 @@ pub enum Scalar {
     /// Per passed pawn, by how far it has come: how much nearer our king
     /// is than theirs to the cell ahead of it (in king steps).
     PassedKingDistance,
-    /// Per piece (not a pawn, not the king) on a cell from the board's
-    /// middle rank on that an own pawn defends and no enemy pawn can ever
-    /// attack (an outpost).
+    /// Per piece (not a pawn, not the king) on a cell from the fourth
+    /// rank of eight on (`OUTPOST_ADVANCE` of the board's height) that an
+    /// own pawn defends and no enemy pawn can ever attack (an outpost).
     Outpost,
 }
 
