@@ -50,11 +50,11 @@ pub struct TuneArgs {
 fn held_terms(names: &[String], kinds: usize) -> Result<Vec<bool>, String> {
     let mut held = vec![false; Scalar::ALL.len() + kinds * PerKind::ALL.len()];
     for name in names {
-        if let Some(s) = Scalar::ALL.iter().find(|s| s.name() == name) {
-            held[scalar(*s)] = true;
-        } else if let Some(term) = PerKind::ALL.iter().find(|t| t.name() == name) {
+        if let Some(s) = Scalar::by_name(name) {
+            held[scalar(s)] = true;
+        } else if let Some(term) = PerKind::by_name(name) {
             for kind in 0..kinds {
-                held[per_kind(*term, kind)] = true;
+                held[per_kind(term, kind)] = true;
             }
         } else {
             return Err(format!("--hold: no term {name}"));

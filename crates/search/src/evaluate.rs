@@ -282,6 +282,13 @@ impl<B: Bitboard> EvalTables<B> {
         })
     }
 
+    /// Whether a pawn of `us` on `cell` is passed: no enemy pawn (of
+    /// `their_pawns`) ahead on its file or the next ones.
+    #[inline]
+    fn is_passed(&self, us: Color, cell: usize, their_pawns: B) -> bool {
+        (self.passed_span[us as usize][cell] & their_pawns).is_empty()
+    }
+
     /// The value used for exchanges and move ordering.
     #[inline]
     pub fn value(&self, kind: usize) -> i32 {
@@ -341,7 +348,7 @@ fn pawn_structure<B: Bitboard, T: Terms>(pos: &Position<B>, t: &EvalTables<B>, u
             centrality += t.centrality[cell];
             let adv = t.advancement[us as usize][cell];
             out.add(us, scalar(Scalar::PawnAdvance), adv);
-            if (t.passed_span[us as usize][cell] & their_pawns).is_empty() {
+            if t.is_passed(us, cell, their_pawns) {
                 out.add(us, scalar(Scalar::Passed), ONE);
                 out.add(us, scalar(Scalar::PassedAdvance), adv);
             }
@@ -473,7 +480,7 @@ fn passers<B: Bitboard, T: Terms>(pos: &Position<B>, t: &EvalTables<B>, us: Colo
     let promotion_rank = usize::from(rules.variant.promotion.ranks[us as usize]);
     for cell in pawns[us as usize].cells() {
         let ahead = t.front_span[us as usize][cell];
-        if ahead.is_empty() || (t.passed_span[us as usize][cell] & pawns[!us as usize]).any() {
+        if ahead.is_empty() || !t.is_passed(us, cell, pawns[!us as usize]) {
             continue;
         }
         let stop = if promotion_rank > g.rank(cell) { ahead.lowest() } else { ahead.highest() };

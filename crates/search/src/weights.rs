@@ -132,6 +132,11 @@ impl Scalar {
         Scalar::Outpost,
     ];
 
+    /// The scalar term a weights file calls `name`.
+    pub fn by_name(name: &str) -> Option<Scalar> {
+        Scalar::ALL.into_iter().find(|s| s.name() == name)
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             Scalar::PawnAdvance => "pawn_advance",
@@ -204,6 +209,11 @@ pub enum PerKind {
 
 impl PerKind {
     pub const ALL: [PerKind; 4] = [PerKind::Value, PerKind::Mobility, PerKind::Centre, PerKind::Advance];
+
+    /// The per-kind term a weights file calls `name`.
+    pub fn by_name(name: &str) -> Option<PerKind> {
+        PerKind::ALL.into_iter().find(|t| t.name() == name)
+    }
 
     pub fn name(self) -> &'static str {
         match self {
@@ -300,16 +310,16 @@ impl Weights {
             if words.is_empty() {
                 continue;
             }
-            let (index, numbers) = if let Some(term) = PerKind::ALL.iter().find(|t| t.name() == words[0]) {
+            let (index, numbers) = if let Some(term) = PerKind::by_name(words[0]) {
                 let letter = words.get(1).ok_or_else(|| error(format!("{} needs a piece letter", words[0])))?;
                 let kind = variant
                     .pieces
                     .iter()
                     .position(|p| p.letter.to_string().eq_ignore_ascii_case(letter))
                     .ok_or_else(|| error(format!("no piece {letter} in {}", variant.name)))?;
-                (per_kind(*term, kind), &words[2..])
-            } else if let Some(s) = Scalar::ALL.iter().find(|s| s.name() == words[0]) {
-                (scalar(*s), &words[1..])
+                (per_kind(term, kind), &words[2..])
+            } else if let Some(s) = Scalar::by_name(words[0]) {
+                (scalar(s), &words[1..])
             } else {
                 return Err(error(format!("unknown term {}", words[0])));
             };
