@@ -1,8 +1,9 @@
 //! One search, as the main thread runs it: iterative deepening with
 //! aspiration windows and MultiPV lines, helpers on the other threads
 //! (Lazy SMP: each runs the same deepening on its own copy of the
-//! position, one or two plies ahead, and shares only the transposition
-//! table), a soft limit scaled by how settled each iteration left the
+//! position, one or two plies ahead, shares the transposition table, and
+//! offers the iterations it finishes: the main thread plays a deeper
+//! one), a soft limit scaled by how settled each iteration left the
 //! search, a watchdog for the hard deadline, and the pick of a weakened
 //! skill. Then, if the listener asks for it, pondering on the expected
 //! reply (XBoard's own pondering).
@@ -13,7 +14,7 @@ use crate::thread_data::ThreadData;
 use crate::thread_pool::{CountedDown, Countdown, Job};
 use crate::time::{Deadline, Limits, Progress};
 use crate::tt::TranspositionTable;
-use crate::{AfterMove, Listener, Options, Outcome, Report, Score, Shared, MATE};
+use crate::{AfterMove, FinishedLine, Listener, Options, Outcome, Report, Score, Shared, MATE};
 use protean_rules::moves::TileShift;
 use protean_rules::{with_position, AnyPosition, Bitboard, Move, MoveKind};
 use std::sync::atomic::Ordering;
@@ -66,7 +67,7 @@ fn search(root: &AnyPosition, request: &Arc<Request>, info: Info, helpers: &[Sen
                 let job: Job = Box::new(move |data| {
                     let _done = CountedDown(&done);
                     let Request { limits, options, tt, shared } = &*request;
-                    with_position!(&root, p => helper(Worker::new(p.clone(), tt, data, shared, limits, deadline, false, options), shared, id + 1));
+                    with_position!(&root, p => helper(Worker::new(p.clone(), tt, data, shared, limits, deadline, false, options), limits, options, shared, id + 1));
                 });
                 if jobs.send(job).is_err() {
                     helpers_done.count_down();
@@ -106,21 +107,96 @@ fn watchdog(shared: &Shared, hard: Duration) {
     }
 }
 
-/// A Lazy SMP helper: the same iterative deepening, reporting nothing; it
-/// only fills the shared table. It keeps one ply (two on even threads)
-/// ahead of the main thread, so what it stores is what the main thread's
-/// next iteration will ask for.
-fn helper<B: Bitboard>(mut w: Worker<B>, shared: &Shared, id: usize) {
+/// A Lazy SMP helper: the same iterative deepening, reporting nothing. It
+/// fills the shared table, keeping one ply (two on even threads) ahead of
+/// the main thread so that what it stores is what the main thread's next
+/// iteration will ask for, and offers each iteration it finishes to the
+/// main thread, which may play it (see [`take_helper_line`]). A helper
+/// that finishes the depth asked for (`go depth`) ends the search: that
+/// depth has been searched.
+fn helper<B: Bitboard>(mut w: Worker<B>, limits: &Limits, options: &Options, shared: &Shared, id: usize) {
     if w.root_moves.is_empty() {
         return;
     }
     let lead = 1 + id.is_multiple_of(2) as i32;
-    let mut depth = 1;
-    while !w.stopped && depth < MAX_PLY as i32 {
-        w.root(depth, -MATE - 1, MATE + 1);
-        depth = (depth + 1).max(shared.main_depth.load(Ordering::Relaxed) as i32 + lead);
+    let depth_limit = limits.depth.filter(|_| helper_lines_count(limits, options)).map(|d| d.clamp(1, MAX_PLY as u32 - 1) as i32);
+    let last = depth_limit.unwrap_or(MAX_PLY as i32 - 1);
+    let (mut depth, mut previous) = (1, 0);
+    while !w.stopped && depth <= last {
+        let score = aspirated(&mut w, depth, previous, depth >= 5);
+        if w.stopped {
+            break;
+        }
+        previous = score;
+        let pv = whole_turns(&w.principal_variation());
+        if !pv.is_empty() {
+            shared.offer_helper_line(FinishedLine { depth: depth as u32, seldepth: w.seldepth, score, pv });
+        }
+        if depth == last {
+            if depth_limit.is_some() && !shared.pondering.load(Ordering::SeqCst) {
+                shared.stop.store(true, Ordering::SeqCst);
+            }
+            break;
+        }
+        depth = (depth + 1).max(shared.main_depth.load(Ordering::Relaxed) as i32 + lead).min(last);
     }
     w.flush_nodes();
+}
+
+/// Whether the main thread may play a helper's line: not where it wants
+/// several lines or a weakened pick among them (a helper searches one),
+/// and not where it waits for `stop` (`go infinite`).
+fn helper_lines_count(limits: &Limits, options: &Options) -> bool {
+    options.multi_pv <= 1 && options.skill.is_none_or(|s| s.is_full()) && !limits.infinite
+}
+
+/// The helper line the main thread plays instead of its own: one of a
+/// deeper iteration than the main thread finished, where it scores at
+/// least as well or the main thread was stopped because the helper
+/// finished the depth asked for.
+fn take_helper_line(shared: &Shared, limits: &Limits, main_depth: u32, main_score: i32) -> Option<FinishedLine> {
+    let line = shared.take_helper_line()?;
+    let depth_reached = limits.depth.is_some_and(|d| line.depth >= d);
+    (line.depth > main_depth && (line.score >= main_score || depth_reached)).then_some(line)
+}
+
+/// Searches the root to `depth`, in an aspiration window around
+/// `previous` where `aspire` (widened on each failure), else in the full
+/// window; returns the score (meaningless once `w.stopped`).
+fn aspirated<B: Bitboard>(w: &mut Worker<B>, depth: i32, previous: i32, aspire: bool) -> i32 {
+    let mut delta = 30;
+    let (mut alpha, mut beta) = if aspire { (previous - delta, previous + delta) } else { (-MATE - 1, MATE + 1) };
+    loop {
+        let s = w.root(depth, alpha, beta);
+        if w.stopped {
+            return s;
+        }
+        if s <= alpha {
+            alpha = (alpha - delta).max(-MATE - 1);
+        } else if s >= beta {
+            beta = (beta + delta).min(MATE + 1);
+        } else {
+            return s;
+        }
+        delta *= 2;
+    }
+}
+
+/// The report of a finished line, with the search's progress so far.
+fn report(shared: &Shared, tt: &TranspositionTable, multi_pv: usize, line: FinishedLine) -> Report {
+    let elapsed = shared.elapsed();
+    let nodes = shared.nodes.load(Ordering::Relaxed);
+    Report {
+        depth: line.depth,
+        seldepth: line.seldepth,
+        multi_pv,
+        score: Score::from_internal(line.score),
+        nodes,
+        nps: (nodes as f64 / elapsed.as_secs_f64().max(1e-6)) as u64,
+        hashfull: tt.hashfull(),
+        time: elapsed,
+        pv: line.pv,
+    }
 }
 
 /// A line with split turns written as whole turns: a piece move that a
@@ -170,23 +246,7 @@ fn main_thread<B: Bitboard>(mut w: Worker<B>, root: &AnyPosition, limits: &Limit
         let mut lines: Vec<(Move, Vec<Move>, i32)> = Vec::new();
         for line in 0..lines_wanted {
             w.set_excluded(chosen.clone());
-            // Aspiration window around the last score, widened on failure.
-            let mut delta = 30;
-            let (mut alpha, mut beta) = if depth >= 5 && line == 0 { (previous - delta, previous + delta) } else { (-MATE - 1, MATE + 1) };
-            let score = loop {
-                let s = w.root(depth, alpha, beta);
-                if w.stopped {
-                    break s;
-                }
-                if s <= alpha {
-                    alpha = (alpha - delta).max(-MATE - 1);
-                } else if s >= beta {
-                    beta = (beta + delta).min(MATE + 1);
-                } else {
-                    break s;
-                }
-                delta *= 2;
-            };
+            let score = aspirated(&mut w, depth, previous, depth >= 5 && line == 0);
             let pv = whole_turns(&w.principal_variation());
             if w.stopped {
                 // An unfinished iteration still counts if its first line
@@ -206,22 +266,7 @@ fn main_thread<B: Bitboard>(mut w: Worker<B>, root: &AnyPosition, limits: &Limit
                 outcome.depth = depth as u32;
             }
             w.flush_nodes();
-            let elapsed = shared.elapsed();
-            let nodes = shared.nodes.load(Ordering::Relaxed);
-            info(
-                root,
-                &Report {
-                    depth: depth as u32,
-                    seldepth: w.seldepth,
-                    multi_pv: line + 1,
-                    score: Score::from_internal(score),
-                    nodes,
-                    nps: (nodes as f64 / elapsed.as_secs_f64().max(1e-6)) as u64,
-                    hashfull: tt.hashfull(),
-                    time: elapsed,
-                    pv,
-                },
-            );
+            info(root, &report(shared, tt, line + 1, FinishedLine { depth: depth as u32, seldepth: w.seldepth, score, pv }));
         }
         last_lines = lines;
         let best_now = best.as_ref().map(|(m, _)| *m);
@@ -249,6 +294,14 @@ fn main_thread<B: Bitboard>(mut w: Worker<B>, root: &AnyPosition, limits: &Limit
         std::thread::sleep(Duration::from_millis(1));
     }
     w.flush_nodes();
+    if helper_lines_count(limits, options) {
+        if let Some(line) = take_helper_line(shared, limits, outcome.depth, previous) {
+            outcome.score = Some(Score::from_internal(line.score));
+            outcome.depth = line.depth;
+            best = Some((line.pv[0], line.pv.clone()));
+            info(root, &report(shared, tt, 1, line));
+        }
+    }
     if let Some(skill) = skill {
         if last_lines.len() > 1 {
             last_lines.sort_by_key(|l| std::cmp::Reverse(l.2));

@@ -48,6 +48,9 @@ pub(crate) struct Shared {
     pub nodes: AtomicU64,
     /// The depth the main thread is searching; helpers keep ahead of it.
     main_depth: AtomicU32,
+    /// The deepest iteration a helper finished, which the main thread may
+    /// take over its own (see `deepening`).
+    helper_line: Mutex<Option<FinishedLine>>,
     start: Mutex<Instant>,
     /// Set by `halt`: no pondering starts after the search (XBoard's
     /// `force`, `easy`); the lock orders a halt against that start.
@@ -61,13 +64,34 @@ impl Default for Shared {
             pondering: AtomicBool::new(false),
             nodes: AtomicU64::new(0),
             main_depth: AtomicU32::new(0),
+            helper_line: Mutex::new(None),
             start: Mutex::new(Instant::now()),
             halted: Mutex::new(false),
         }
     }
 }
 
+/// A line an iteration finished: its depth, score (internal) and moves in
+/// whole turns.
+#[derive(Clone, Debug)]
+pub(crate) struct FinishedLine {
+    pub depth: u32,
+    pub seldepth: usize,
+    pub score: i32,
+    pub pv: Vec<Move>,
+}
+
 impl Shared {
+    /// A helper finished an iteration: kept if no helper finished a deeper one.
+    fn offer_helper_line(&self, line: FinishedLine) {
+        let mut kept = self.helper_line.lock().unwrap_or_else(|e| e.into_inner());
+        if kept.as_ref().is_none_or(|k| line.depth > k.depth) {
+            *kept = Some(line);
+        }
+    }
+    fn take_helper_line(&self) -> Option<FinishedLine> {
+        self.helper_line.lock().unwrap_or_else(|e| e.into_inner()).take()
+    }
     fn elapsed(&self) -> Duration {
         self.start.lock().expect("clock lock").elapsed()
     }
@@ -106,6 +130,7 @@ impl Shared {
         self.pondering.store(pondering, Ordering::SeqCst);
         self.nodes.store(0, Ordering::SeqCst);
         self.main_depth.store(0, Ordering::SeqCst);
+        *self.helper_line.lock().unwrap_or_else(|e| e.into_inner()) = None;
         *self.start.lock().expect("clock lock") = Instant::now();
     }
 }
