@@ -111,7 +111,7 @@ fn watchdog(shared: &Shared, hard: Duration) {
 /// fills the shared table, keeping one ply (two on even threads) ahead of
 /// the main thread so that what it stores is what the main thread's next
 /// iteration will ask for, and offers each iteration it finishes to the
-/// main thread, which may play it (see [`take_helper_line`]). A helper
+/// main thread, which may play it (see [`helper_line_to_play`]). A helper
 /// that finishes the depth asked for (`go depth`) ends the search: that
 /// depth has been searched.
 fn helper<B: Bitboard>(mut w: Worker<B>, limits: &Limits, options: &Options, shared: &Shared, id: usize) {
@@ -122,7 +122,8 @@ fn helper<B: Bitboard>(mut w: Worker<B>, limits: &Limits, options: &Options, sha
     let depth_limit = limits.depth.filter(|_| helper_lines_count(limits, options)).map(|d| d.clamp(1, MAX_PLY as u32 - 1) as i32);
     let last = depth_limit.unwrap_or(MAX_PLY as i32 - 1);
     let (mut depth, mut previous) = (1, 0);
-    while !w.stopped && depth <= last {
+    // Ends at `last` (below), or when stopped.
+    while !w.stopped {
         let score = aspirated(&mut w, depth, previous, depth >= 5);
         if w.stopped {
             break;
@@ -154,7 +155,7 @@ fn helper_lines_count(limits: &Limits, options: &Options) -> bool {
 /// deeper iteration than the main thread finished, where it scores at
 /// least as well or the main thread was stopped because the helper
 /// finished the depth asked for.
-fn take_helper_line(shared: &Shared, limits: &Limits, main_depth: u32, main_score: i32) -> Option<FinishedLine> {
+fn helper_line_to_play(shared: &Shared, limits: &Limits, main_depth: u32, main_score: i32) -> Option<FinishedLine> {
     let line = shared.take_helper_line()?;
     let depth_reached = limits.depth.is_some_and(|d| line.depth >= d);
     (line.depth > main_depth && (line.score >= main_score || depth_reached)).then_some(line)
@@ -295,7 +296,7 @@ fn main_thread<B: Bitboard>(mut w: Worker<B>, root: &AnyPosition, limits: &Limit
     }
     w.flush_nodes();
     if helper_lines_count(limits, options) {
-        if let Some(line) = take_helper_line(shared, limits, outcome.depth, previous) {
+        if let Some(line) = helper_line_to_play(shared, limits, outcome.depth, previous) {
             outcome.score = Some(Score::from_internal(line.score));
             outcome.depth = line.depth;
             best = Some((line.pv[0], line.pv.clone()));
