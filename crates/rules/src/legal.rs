@@ -19,6 +19,20 @@ impl<B: Bitboard> Position<B> {
         }
     }
 
+    /// How many legal moves there are: the length of `legal_moves`, with
+    /// most piece moves counted rather than written (see
+    /// `count_legal_piece_moves`); `scratch` is left with the rest.
+    pub fn count_legal_moves(&mut self, scratch: &mut MoveList) -> usize {
+        if self.tiles_move() {
+            self.legal_moves(scratch);
+            return scratch.len();
+        }
+        let pieces = self.count_legal_piece_moves(scratch);
+        scratch.clear();
+        self.legal_redefinitions(scratch);
+        pieces + scratch.len()
+    }
+
     /// Legal captures and promotions (for quiescence search); in check,
     /// every legal move, since all evasions must be looked at. Where tiles
     /// move, each comes with one tile shift, not every one.

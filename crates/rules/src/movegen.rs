@@ -40,6 +40,44 @@ impl<B: Bitboard> Position<B> {
     /// Leaps and rides (not castling, en passant, middle-cell captures or
     /// swaps) of our pieces on `from_cells`, of the set asked for.
     fn generate_pieces(&self, out: &mut MoveList, from_cells: B, set: MoveSet) {
+        let zone = self.rules().promotion_zone[self.side_to_move() as usize];
+        self.for_each_piece_reach(from_cells, |from, is_pawn, quiet, captures| {
+            if is_pawn {
+                match set {
+                    MoveSet::All => self.push_pawn_moves(out, from, quiet & !zone, captures & !zone, quiet & zone, captures & zone),
+                    MoveSet::Noisy => self.push_pawn_moves(out, from, B::EMPTY, captures & !zone, quiet & zone, captures & zone),
+                    MoveSet::Quiet => out.push_targets(from, quiet & !zone, MoveKind::Quiet),
+                }
+            } else {
+                if set != MoveSet::Noisy {
+                    out.push_targets(from, quiet, MoveKind::Quiet);
+                }
+                if set != MoveSet::Quiet {
+                    out.push_targets(from, captures, MoveKind::Capture);
+                }
+            }
+        });
+    }
+
+    /// How many moves `generate_pieces` would write for `from_cells` and
+    /// every move set, counted from the target sets without writing them.
+    fn count_piece_moves(&self, from_cells: B) -> usize {
+        let promotion = &self.rules().variant.promotion;
+        let per_promotion = promotion.choices.len() + usize::from(!promotion.mandatory);
+        let zone = self.rules().promotion_zone[self.side_to_move() as usize];
+        let mut n = 0;
+        self.for_each_piece_reach(from_cells, |_, is_pawn, quiet, captures| {
+            let both = quiet | captures;
+            n += if is_pawn { (both & !zone).count() as usize + (both & zone).count() as usize * per_promotion } else { both.count() as usize };
+        });
+        n
+    }
+
+    /// Calls `f(from, is_pawn, quiet, captures)` for each of our pieces on
+    /// `from_cells` with the cells it moves and captures to by leaps and
+    /// rides (a pawn's promotions not told apart).
+    #[inline(always)]
+    fn for_each_piece_reach(&self, from_cells: B, mut f: impl FnMut(usize, bool, B, B)) {
         let rules = self.rules();
         let us = self.side_to_move();
         let them = self.pieces(!us);
@@ -51,23 +89,10 @@ impl<B: Bitboard> Position<B> {
                 continue;
             }
             let is_pawn = rules.roles[kind] == Role::Pawn;
+            let pm = &rules.moves[us as usize][kind];
             for from in mine.cells() {
-                let (quiet, captures) = self.rules().targets(us, kind, from, blockers, empty, them);
-                if is_pawn {
-                    let zone = rules.promotion_zone[us as usize];
-                    match set {
-                        MoveSet::All => self.push_pawn_moves(out, from, quiet & !zone, captures & !zone, quiet & zone, captures & zone),
-                        MoveSet::Noisy => self.push_pawn_moves(out, from, B::EMPTY, captures & !zone, quiet & zone, captures & zone),
-                        MoveSet::Quiet => out.push_targets(from, quiet & !zone, MoveKind::Quiet),
-                    }
-                } else {
-                    if set != MoveSet::Noisy {
-                        out.push_targets(from, quiet, MoveKind::Quiet);
-                    }
-                    if set != MoveSet::Quiet {
-                        out.push_targets(from, captures, MoveKind::Capture);
-                    }
-                }
+                let (quiet, captures) = rules.targets_of(pm, us, kind, from, blockers, empty, them);
+                f(from, is_pawn, quiet, captures);
             }
         }
     }
@@ -279,13 +304,39 @@ impl<B: Bitboard> Position<B> {
     /// killers against the same safety).
     pub fn legal_piece_moves_with(&mut self, out: &mut MoveList, set: MoveSet, safety: &KingSafety<B>) {
         out.clear();
-        let ours = self.pieces(self.side_to_move());
-        let suspects = match safety.king {
+        let suspects = self.suspects(safety);
+        self.generate_pieces(out, self.pieces(self.side_to_move()) & !suspects, set);
+        self.push_tested_moves(out, suspects, set, safety);
+    }
+
+    /// How many legal piece moves there are (`legal_piece_moves` of every
+    /// set, and its length): those that cannot expose the king counted
+    /// from their target sets, only the rest written (in `scratch`) and
+    /// tested. Perft's last ply, which needs the number, not the moves.
+    pub fn count_legal_piece_moves(&mut self, scratch: &mut MoveList) -> usize {
+        let safety = self.king_safety();
+        let suspects = self.suspects(&safety);
+        let safe = self.count_piece_moves(self.pieces(self.side_to_move()) & !suspects);
+        scratch.clear();
+        self.push_tested_moves(scratch, suspects, MoveSet::All, &safety);
+        safe + scratch.len()
+    }
+
+    /// Our pieces whose moves may expose the king: the king and the pieces
+    /// that may be pinned, or all of them in check.
+    fn suspects(&self, safety: &KingSafety<B>) -> B {
+        match safety.king {
             None => B::EMPTY,
-            Some(_) if safety.in_check => ours,
+            Some(_) if safety.in_check => self.pieces(self.side_to_move()),
             Some(king) => safety.pinned | B::cell(king),
-        };
-        self.generate_pieces(out, ours & !suspects, set);
+        }
+    }
+
+    /// Appends the legal moves of the set asked for that are not plain
+    /// moves of pieces other than `suspects`: castling (tested as it is
+    /// generated), then the suspects' moves, en passant, middle-cell
+    /// captures and swaps, each tested.
+    fn push_tested_moves(&mut self, out: &mut MoveList, suspects: B, set: MoveSet, safety: &KingSafety<B>) {
         if set != MoveSet::Noisy {
             self.generate_castling(out);
         }

@@ -1,6 +1,9 @@
 //! Perft: counts the leaves of the legal move tree, the standard test of a
-//! move generator. Counts at the last ply are bulk counts (the length of
-//! the legal move list), as Stockfish's `go perft` does.
+//! move generator. Counts at the last ply are bulk counts, as Stockfish's
+//! `go perft` makes them, but where Stockfish lists the legal moves and
+//! takes the list's length, Protean counts the moves that cannot expose
+//! the king from their target sets and lists only the rest
+//! (`Position::count_legal_moves`; a test holds it to the list's length).
 
 use crate::bitboard::Bitboard;
 use crate::moves::MoveList;
@@ -27,10 +30,10 @@ fn count<B: Bitboard>(pos: &mut Position<B>, depth: u32, buffers: &mut [MoveList
         return 0;
     }
     let (moves, rest) = buffers.split_first_mut().expect("one buffer per ply");
-    pos.legal_moves(moves);
     if depth == 1 {
-        return moves.len() as u64;
+        return pos.count_legal_moves(moves) as u64;
     }
+    pos.legal_moves(moves);
     let mut nodes = 0;
     for &m in moves.iter() {
         pos.make(m);

@@ -432,7 +432,15 @@ impl<B: Bitboard> Rules<B> {
     /// and capture (onto `enemies`), before any legality test.
     #[inline(always)]
     pub fn targets(&self, color: Color, kind: usize, from: usize, blockers: B, empty: B, enemies: B) -> (B, B) {
-        let pm = &self.moves[color as usize][kind];
+        self.targets_of(&self.moves[color as usize][kind], color, kind, from, blockers, empty, enemies)
+    }
+
+    /// [`Rules::targets`] with the piece's moves (`self.moves[color][kind]`)
+    /// already looked up: a generator walking one kind's pieces looks them
+    /// up once, not once a piece.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    pub fn targets_of(&self, pm: &PieceMoves<B>, color: Color, kind: usize, from: usize, blockers: B, empty: B, enemies: B) -> (B, B) {
         let leaps = &pm.leaps[from];
         if pm.plain {
             let mut slides = B::EMPTY;

@@ -5,7 +5,9 @@
 //!   exactly the legal moves, none twice;
 //! - `is_legal_move` accepts exactly the legal moves, given every move
 //!   legal in any position of the same game (moves from elsewhere, as the
-//!   hash table and killers hand them over).
+//!   hash table and killers hand them over);
+//! - `count_legal_moves`, perft's last ply, which counts most moves
+//!   without listing them, counts exactly the legal moves.
 
 use protean_rules::movegen::MoveSet;
 use protean_rules::{with_position, AnyRules, Bitboard, Move, MoveList, Position};
@@ -43,6 +45,7 @@ fn check_position<B: Bitboard>(p: &mut Position<B>, candidates: &HashSet<Move>) 
     let staged_set: HashSet<Move> = staged.iter().copied().collect();
     assert_eq!(staged.len(), staged_set.len(), "a move in two stages: {}", p.fen());
     assert_eq!(staged_set, legal, "stages differ from the legal moves: {}", p.fen());
+    assert_eq!(p.count_legal_moves(&mut list), legal.len(), "counted moves: {}", p.fen());
     let safety = p.king_safety();
     for &m in candidates {
         assert_eq!(p.is_legal_move(m, &safety), legal.contains(&m), "is_legal_move({m:?}) in {}", p.fen());
@@ -50,7 +53,7 @@ fn check_position<B: Bitboard>(p: &mut Position<B>, candidates: &HashSet<Move>) 
 }
 
 #[test]
-fn stages_partition_the_legal_moves_and_hash_moves_are_tested_exactly() {
+fn stages_partition_the_legal_moves_hash_moves_are_tested_and_counts_are_exact() {
     for variant in ["standard", "chess960", "perfect", "onedim", "flexichess"] {
         for seed in 1..=6u64 {
             let game = random_game(variant, seed * 7919, 120);
