@@ -80,7 +80,7 @@ pub struct EvalTables<B> {
     /// Kinds that slide along their file, moving and capturing.
     file_riders: Vec<bool>,
     /// Each cell and its neighbours on its rank: the files a king there
-    /// wants sheltered.
+    /// wants sheltered, and where a pawn's phalanx stands.
     king_files: Vec<B>,
     /// For each kind, the kinds (neither pawns nor royal) worth clearly
     /// more (bit set): the victims its attacks threaten.
@@ -334,13 +334,17 @@ impl Terms for Summed<'_> {
 }
 
 /// One side's pawns: their count, centrality, advance and structure
-/// (passed, doubled, isolated). `pawns` holds each colour's pawns. These
+/// (passed, doubled, isolated, connected). `pawns` holds each colour's pawns. These
 /// terms depend on the pawns' cells and the tables alone, so the search
 /// keeps them in a [`PawnCache`].
 fn pawn_structure<B: Bitboard, T: Terms>(pos: &Position<B>, t: &EvalTables<B>, us: Color, pawns: [B; 2], out: &mut T) {
     let rules = pos.rules();
     let g = rules.geometry;
     let (own_pawns, their_pawns) = (pawns[us as usize], pawns[!us as usize]);
+    // A pawn its fellows defend, or one beside it that can step up to
+    // defend it, is hard to win and holds the cells ahead.
+    let connected = out.wants(scalar(Scalar::Connected)) || out.wants(scalar(Scalar::ConnectedAdvance));
+    let defended = if connected { pawn_attacks(pos, t, us) } else { B::EMPTY };
     for kind in kinds_in(t.pawn_kinds) {
         let pieces = pos.pieces_of(us, kind);
         let mut centrality = 0;
@@ -348,6 +352,10 @@ fn pawn_structure<B: Bitboard, T: Terms>(pos: &Position<B>, t: &EvalTables<B>, u
             centrality += t.centrality[cell];
             let adv = t.advancement[us as usize][cell];
             out.add(us, scalar(Scalar::PawnAdvance), adv);
+            if connected && (defended.has(cell) || (t.king_files[cell] & own_pawns & !B::cell(cell)).any()) {
+                out.add(us, scalar(Scalar::Connected), ONE);
+                out.add(us, scalar(Scalar::ConnectedAdvance), adv);
+            }
             if t.is_passed(us, cell, their_pawns) {
                 out.add(us, scalar(Scalar::Passed), ONE);
                 out.add(us, scalar(Scalar::PassedAdvance), adv);
@@ -366,11 +374,9 @@ fn pawn_structure<B: Bitboard, T: Terms>(pos: &Position<B>, t: &EvalTables<B>, u
 
 /// One side's terms but its pawns' (see [`pawn_structure`]); `pawns`
 /// holds each colour's pawns and `pawn_attacks` the cells they attack.
-/// Returns the side's material (by `values`) for the game phase, and the
-/// cells its king and pieces other than pawns attack: the king's ring
-/// whole, the others' captures (of either colour's pieces where the sink
-/// wants [`Scalar::Hanging`], which compares both sides' attacks).
-fn side<B: Bitboard, T: Terms>(pos: &Position<B>, t: &EvalTables<B>, us: Color, pawns: [B; 2], pawn_attacks: [B; 2], out: &mut T) -> (i32, B) {
+/// Returns what the terms that weigh both sides need of this one (see
+/// [`SideReach`]): they are added by [`piece_terms`] once both are known.
+fn side<B: Bitboard, T: Terms>(pos: &Position<B>, t: &EvalTables<B>, us: Color, pawns: [B; 2], pawn_attacks: [B; 2], out: &mut T) -> SideReach<B> {
     let rules = pos.rules();
     let mut material = 0;
     let own_pawns = pawns[us as usize];
@@ -394,6 +400,9 @@ fn side<B: Bitboard, T: Terms>(pos: &Position<B>, t: &EvalTables<B>, us: Color, 
     let (blockers, vacant, theirs) = (pos.blockers(), pos.vacant(), pos.pieces(!us));
     let capturable = if hanging { pos.occupied() } else { theirs };
     let mut attacked = B::EMPTY;
+    let safe_check = out.wants(scalar(Scalar::SafeCheck));
+    let (mut reached, mut checks) = (B::EMPTY, B::EMPTY);
+    let their_king = pos.king(!us).filter(|_| safe_check);
     for kind in 0..rules.piece_types {
         let pieces = pos.pieces_of(us, kind);
         if pieces.is_empty() || rules.roles[kind] == Role::Pawn {
@@ -403,6 +412,13 @@ fn side<B: Bitboard, T: Terms>(pos: &Position<B>, t: &EvalTables<B>, us: Color, 
         // features: added once for the kind, not once a piece.
         let (mut centrality, mut mobility, mut advance) = (0, 0, 0);
         let victims = if lesser_attacks { theirs & pos.kinds_bb(t.worth_more[kind]) } else { B::EMPTY };
+        // The cells from which a piece of this kind attacks their king: what
+        // one of theirs on the king's cell takes, moving their way (the
+        // reverse of ours for any piece that differs only forward and back).
+        let check_cells = match their_king {
+            Some(king) if rules.roles[kind] == Role::Other => rules.targets(!us, kind, king, blockers, B::EMPTY, !B::EMPTY).1,
+            _ => B::EMPTY,
+        };
         for cell in pieces.cells() {
             centrality += t.centrality[cell];
             advance += rank_advance[cell];
@@ -414,11 +430,14 @@ fn side<B: Bitboard, T: Terms>(pos: &Position<B>, t: &EvalTables<B>, us: Color, 
                     out.add(us, scalar(Scalar::KingOpenFile), open * ONE);
                 }
                 attacked |= t.king_ring[cell];
+                reached |= t.king_ring[cell];
             } else {
                 material += t.values[kind];
                 let (quiet, captures) = rules.targets(us, kind, cell, blockers, vacant, capturable);
                 attacked |= captures;
                 let reach = quiet | (captures & theirs);
+                reached |= quiet | captures;
+                checks |= reach & check_cells;
                 mobility += reach.count() as i32;
                 unsafe_reach += (reach & their_pawn_attacks).count() as i32;
                 if lesser_attacks {
@@ -465,7 +484,19 @@ fn side<B: Bitboard, T: Terms>(pos: &Position<B>, t: &EvalTables<B>, us: Color, 
     if pos.tiles_move() {
         tiles(pos, t, us, own_pawns, out);
     }
-    (material, attacked)
+    SideReach { material, attacked, reached, checks }
+}
+
+/// What [`side`] found of one side for the terms that weigh both.
+struct SideReach<B> {
+    material: i32,
+    /// Pieces its pieces attack (every piece where hanging pieces are
+    /// weighed, else only the other side's).
+    attacked: B,
+    /// Cells its pieces and king move to or take on.
+    reached: B,
+    /// Cells one of its pieces moves to or takes on to give check.
+    checks: B,
 }
 
 /// What stands before one side's passed pawns: a piece on the cell ahead,
@@ -583,22 +614,29 @@ fn piece_terms<B: Bitboard, T: Terms>(pos: &Position<B>, t: &EvalTables<B>, pawn
     // Only the pawn terms below, hanging pieces and outposts ask where
     // pawns attack.
     let hanging = out.wants(scalar(Scalar::Hanging));
-    let attacks = if hanging || out.wants(scalar(Scalar::PawnThreat)) || out.wants(scalar(Scalar::ReachIntoPawnAttacks)) || out.wants(scalar(Scalar::Outpost)) {
+    let safe_check = out.wants(scalar(Scalar::SafeCheck));
+    let attacks = if hanging || safe_check || out.wants(scalar(Scalar::PawnThreat)) || out.wants(scalar(Scalar::ReachIntoPawnAttacks)) || out.wants(scalar(Scalar::Outpost)) {
         [pawn_attacks(pos, t, Color::White), pawn_attacks(pos, t, Color::Black)]
     } else {
         [B::EMPTY; 2]
     };
-    let (white, white_attacks) = side(pos, t, Color::White, pawns, attacks, out);
-    let (black, black_attacks) = side(pos, t, Color::Black, pawns, attacks, out);
+    let sides = [side(pos, t, Color::White, pawns, attacks, out), side(pos, t, Color::Black, pawns, attacks, out)];
     if hanging {
-        let attacked = [white_attacks | attacks[0], black_attacks | attacks[1]];
+        let attacked = [sides[0].attacked | attacks[0], sides[1].attacked | attacks[1]];
         for us in Color::ALL {
             let (ours, theirs) = (us as usize, !us as usize);
             let undefended = pieces_but_pawns_and_king(pos, !us, pawns) & attacked[ours] & !attacked[theirs];
             out.add(us, scalar(Scalar::Hanging), undefended.count() as i32 * ONE);
         }
     }
-    ((white + black) * 256 / t.start_material).min(256)
+    if safe_check {
+        for us in Color::ALL {
+            let (ours, theirs) = (us as usize, !us as usize);
+            let safe = sides[ours].checks & !sides[theirs].reached & !attacks[theirs];
+            out.add(us, scalar(Scalar::SafeCheck), safe.count() as i32 * ONE);
+        }
+    }
+    ((sides[0].material + sides[1].material) * 256 / t.start_material).min(256)
 }
 
 /// Both sides' pawn structure terms, summed with their weights, by the
@@ -782,6 +820,19 @@ mod tests {
     }
 
     #[test]
+    fn safe_checks_are_counted() {
+        // White's rook checks safely from a8 and its knight from e7 (f6 is
+        // covered by the g7-pawn); Black's knight checks safely from e2
+        // (f3 is covered by the g2-pawn). No king or pawn counts.
+        let fen = "6k1/5ppp/8/3N4/3n4/8/5PPP/R5K1 w - - 0 1";
+        assert_eq!(counted("standard", fen, Scalar::SafeCheck), [2, 1]);
+        // Black's rook checks from b1, which White's rook covers; its
+        // own cell b8 cuts White's rook off the eighth rank.
+        let fen = "1r4k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1";
+        assert_eq!(counted("standard", fen, Scalar::SafeCheck), [0, 0]);
+    }
+
+    #[test]
     fn passed_pawns_count_their_blockers_and_the_kings_near_them() {
         // White's e6-passer is blocked by Black's king on its stop cell
         // e7; the b2-pawn is no passer (the a7-pawn guards its path), nor
@@ -793,6 +844,17 @@ mod tests {
         // is 3 from White's king and 5 from Black's.
         let advance = 4 * ONE / 6;
         assert_eq!(counted_raw("standard", fen, scalar(Scalar::PassedKingDistance)), [(0 - 6) * advance, (3 - 5) * advance]);
+    }
+
+    #[test]
+    fn connected_pawns_are_counted() {
+        // White: c3 defends d4, e4 stands beside d4 (d4 and e4 count),
+        // a2 and h2 stand alone. Black: f7 and g6 are a chain (g6
+        // counts), b7 and c6 a chain (c6 counts), a5 alone.
+        let fen = "4k3/1p3p2/2p3p1/p7/3PP3/2P5/P6P/4K3 w - - 0 1";
+        assert_eq!(counted("standard", fen, Scalar::Connected), [2, 2]);
+        // d4 and e4 have come 2 of 6 ranks, g6 and c6 1 of 6.
+        assert_eq!(counted_raw("standard", fen, scalar(Scalar::ConnectedAdvance)), [2 * (2 * ONE / 6), 2 * (ONE / 6)]);
     }
 
     #[test]

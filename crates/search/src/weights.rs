@@ -104,10 +104,19 @@ pub enum Scalar {
     /// rank of eight on (`OUTPOST_ADVANCE` of the board's height) that an
     /// own pawn defends and no enemy pawn can ever attack (an outpost).
     Outpost,
+    /// Per pawn that an own pawn defends or stands beside on its rank (a
+    /// connected pawn: a chain or a phalanx).
+    Connected,
+    /// Per connected pawn, by how far it has come.
+    ConnectedAdvance,
+    /// Per cell from which one of our pieces (not a pawn, not the king)
+    /// could give check by moving there and that no enemy piece or pawn
+    /// attacks: a safe check.
+    SafeCheck,
 }
 
 impl Scalar {
-    pub const ALL: [Scalar; 22] = [
+    pub const ALL: [Scalar; 25] = [
         Scalar::PawnAdvance,
         Scalar::Passed,
         Scalar::PassedAdvance,
@@ -130,6 +139,9 @@ impl Scalar {
         Scalar::PassedBlocked,
         Scalar::PassedKingDistance,
         Scalar::Outpost,
+        Scalar::Connected,
+        Scalar::ConnectedAdvance,
+        Scalar::SafeCheck,
     ];
 
     /// The scalar term a weights file calls `name`.
@@ -161,6 +173,9 @@ impl Scalar {
             Scalar::PassedBlocked => "passed_blocked",
             Scalar::PassedKingDistance => "passed_king_distance",
             Scalar::Outpost => "outpost",
+            Scalar::Connected => "connected",
+            Scalar::ConnectedAdvance => "connected_advance",
+            Scalar::SafeCheck => "safe_check",
         }
     }
 
@@ -190,7 +205,10 @@ impl Scalar {
             | Scalar::Hanging
             | Scalar::PassedBlocked
             | Scalar::PassedKingDistance
-            | Scalar::Outpost => Score::new(0, 0),
+            | Scalar::Outpost
+            | Scalar::Connected
+            | Scalar::ConnectedAdvance
+            | Scalar::SafeCheck => Score::new(0, 0),
         }
     }
 }
