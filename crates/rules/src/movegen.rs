@@ -313,7 +313,7 @@ impl<B: Bitboard> Position<B> {
     /// set, and its length): those that cannot expose the king counted
     /// from their target sets, only the rest written (in `scratch`) and
     /// tested. Perft's last ply, which needs the number, not the moves.
-    pub fn count_legal_piece_moves(&mut self, scratch: &mut MoveList) -> usize {
+    pub(crate) fn count_legal_piece_moves(&mut self, scratch: &mut MoveList) -> usize {
         let safety = self.king_safety();
         let suspects = self.suspects(&safety);
         let safe = self.count_piece_moves(self.pieces(self.side_to_move()) & !suspects);
