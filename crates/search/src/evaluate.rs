@@ -611,8 +611,8 @@ fn pawn_sets<B: Bitboard>(pos: &Position<B>, t: &EvalTables<B>) -> [B; 2] {
 /// The terms of both sides but their pawn structures; returns the game
 /// phase (see [`terms`]).
 fn piece_terms<B: Bitboard, T: Terms>(pos: &Position<B>, t: &EvalTables<B>, pawns: [B; 2], out: &mut T) -> i32 {
-    // Only the pawn terms below, hanging pieces and outposts ask where
-    // pawns attack.
+    // Only the pawn terms below, hanging pieces, safe checks and outposts
+    // ask where pawns attack.
     let hanging = out.wants(scalar(Scalar::Hanging));
     let safe_check = out.wants(scalar(Scalar::SafeCheck));
     let attacks = if hanging || safe_check || out.wants(scalar(Scalar::PawnThreat)) || out.wants(scalar(Scalar::ReachIntoPawnAttacks)) || out.wants(scalar(Scalar::Outpost)) {
@@ -621,17 +621,14 @@ fn piece_terms<B: Bitboard, T: Terms>(pos: &Position<B>, t: &EvalTables<B>, pawn
         [B::EMPTY; 2]
     };
     let sides = [side(pos, t, Color::White, pawns, attacks, out), side(pos, t, Color::Black, pawns, attacks, out)];
-    if hanging {
-        let attacked = [sides[0].attacked | attacks[0], sides[1].attacked | attacks[1]];
-        for us in Color::ALL {
-            let (ours, theirs) = (us as usize, !us as usize);
-            let undefended = pieces_but_pawns_and_king(pos, !us, pawns) & attacked[ours] & !attacked[theirs];
+    // The terms that weigh one side's reach against the other's.
+    for us in Color::ALL {
+        let (ours, theirs) = (us as usize, !us as usize);
+        if hanging {
+            let undefended = pieces_but_pawns_and_king(pos, !us, pawns) & (sides[ours].attacked | attacks[ours]) & !(sides[theirs].attacked | attacks[theirs]);
             out.add(us, scalar(Scalar::Hanging), undefended.count() as i32 * ONE);
         }
-    }
-    if safe_check {
-        for us in Color::ALL {
-            let (ours, theirs) = (us as usize, !us as usize);
+        if safe_check {
             let safe = sides[ours].checks & !sides[theirs].reached & !attacks[theirs];
             out.add(us, scalar(Scalar::SafeCheck), safe.count() as i32 * ONE);
         }
