@@ -59,10 +59,14 @@ pub struct PieceMoves<B> {
     /// Per cell, the (middle, final) cells of two-leg jumps that capture on
     /// the middle cell; empty unless the piece has paths.
     pub leg_captures: Vec<Vec<(u8, u8)>>,
-    /// The piece only leaps and slides along lines with tables (a knight,
-    /// a king, a rook, a queen where PEXT is there): its targets need
-    /// nothing else looked at.
+    /// The piece only leaps, slides along lines with tables (a knight,
+    /// a king, a rook, a queen where PEXT is there) and has at most
+    /// `first_move`: its targets need nothing else looked at.
     pub plain: bool,
+    /// A plain piece's one move-only ride from its start ranks (a pawn's
+    /// double step), its rays empty on every other cell, so that it is
+    /// looked along without asking where the piece stands.
+    pub first_move: Option<Ride<B>>,
 }
 
 /// The eight steps around a cell, in turn from north clockwise (see
@@ -246,6 +250,18 @@ impl<B: Bitboard> Rules<B> {
             })
         }
 
+        // Initial-only moves apply on the ranks where that kind of piece
+        // stands in the start position (a pawn's double step from rank 2).
+        let start = parse_placement(&variant, variant.start_fen.split(' ').next().unwrap_or(""))
+            .map_err(|e| RulesError(format!("start position: {e}")))?;
+        let mut initial_region = [vec![B::EMPTY; n], vec![B::EMPTY; n]];
+        for &(cell, piece) in &start.pieces {
+            let rank = g.rank(cell);
+            for f in 0..g.width() {
+                initial_region[piece.color() as usize][piece.kind()] |= B::cell(g.cell(f, rank));
+            }
+        }
+
         let mut moves: [Vec<PieceMoves<B>>; 2] = [Vec::new(), Vec::new()];
         let mut attacks: [Attacks<B>; 2] = [Attacks::default(), Attacks::default()];
         for color in Color::ALL {
@@ -345,7 +361,15 @@ impl<B: Bitboard> Rules<B> {
                 walked.reverse();
                 pm.slide_positive = walked.iter().map(|(p, _)| *p).collect();
                 pm.slide_rays = (0..g.cells()).flat_map(|c| walked.iter().map(move |(_, rays)| rays[c])).collect();
-                pm.plain = !pm.has_initial_leaps && walked.is_empty() && pm.rides.is_empty();
+                let first_move_only = matches!(&pm.rides[..], [] | [Ride { initial_only: true, moves: true, captures: false, .. }]);
+                pm.plain = !pm.has_initial_leaps && walked.is_empty() && first_move_only;
+                if pm.plain {
+                    pm.first_move = pm.rides.pop().map(|mut ride| {
+                        let region = initial_region[color as usize][t];
+                        ride.rays.iter_mut().enumerate().filter(|(c, _)| !region.has(*c)).for_each(|(_, ray)| *ray = B::EMPTY);
+                        ride
+                    });
+                }
                 let a = &mut attacks[color as usize];
                 if rev_leaps.iter().any(|b| b.any()) {
                     a.leaps.push((t, rev_leaps));
@@ -360,18 +384,6 @@ impl<B: Bitboard> Rules<B> {
             group_attack_lines(a, &dirs, g, &mut line_tables);
         }
         let full_rays: Vec<Vec<B>> = dirs.iter().map(|&s| (0..g.cells()).map(|c| ray(g, c, s, UNLIMITED)).collect()).collect();
-
-        // Initial-only moves apply on the ranks where that kind of piece
-        // stands in the start position (a pawn's double step from rank 2).
-        let start = parse_placement(&variant, variant.start_fen.split(' ').next().unwrap_or(""))
-            .map_err(|e| RulesError(format!("start position: {e}")))?;
-        let mut initial_region = [vec![B::EMPTY; n], vec![B::EMPTY; n]];
-        for &(cell, piece) in &start.pieces {
-            let rank = g.rank(cell);
-            for f in 0..g.width() {
-                initial_region[piece.color() as usize][piece.kind()] |= B::cell(g.cell(f, rank));
-            }
-        }
 
         let rank_cells = |r: usize| (0..g.width()).fold(B::EMPTY, |b, f| b | B::cell(g.cell(f, r)));
         let promotion_zone = [rank_cells(variant.promotion.ranks[0] as usize), rank_cells(variant.promotion.ranks[1] as usize)];
@@ -447,7 +459,8 @@ impl<B: Bitboard> Rules<B> {
             for &line in &pm.slide_lines {
                 slides |= self.line_tables.reach(line, from, blockers);
             }
-            return ((leaps.quiet | slides) & empty, (leaps.capture | slides) & enemies);
+            let first = pm.first_move.as_ref().map_or(B::EMPTY, |ride| ride.reach(from, blockers));
+            return ((leaps.quiet | slides | first) & empty, (leaps.capture | slides) & enemies);
         }
         let mut quiet = leaps.quiet;
         let mut captures = leaps.capture;
