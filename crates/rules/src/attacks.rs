@@ -103,9 +103,14 @@ impl<B: Bitboard> Position<B> {
         let rules = self.rules();
         let blockers = self.blockers();
         let mut pinned = B::EMPTY;
-        for &(dir, positive, types) in &rules.attacks[!us as usize].pin_lines {
+        let pin_lines = &rules.attacks[!us as usize].pin_lines;
+        // Enemy riders, looked for once: most lines from the king hold
+        // none, and often no line does.
+        let riders = self.pieces(!us) & self.kinds_bb(pin_lines.iter().fold(0, |types, line| types | line.2));
+        let lines = if (rules.sight[king] & riders).any() { &pin_lines[..] } else { &[] };
+        for &(dir, positive, types) in lines {
             let ray = rules.full_rays[dir][king];
-            if (ray & self.pieces(!us)).is_empty() {
+            if (ray & riders).is_empty() {
                 continue;
             }
             let Some(first) = Rules::<B>::first_blocker(ray, positive, blockers) else { continue };
