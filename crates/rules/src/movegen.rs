@@ -91,7 +91,7 @@ impl<B: Bitboard> Position<B> {
             let is_pawn = rules.roles[kind] == Role::Pawn;
             let pm = &rules.moves[us as usize][kind];
             for from in mine.cells() {
-                let (quiet, captures) = rules.targets_of(pm, us, kind, from, blockers, empty, them);
+                let (quiet, captures) = rules.targets_of(pm, from, blockers, empty, them);
                 f(from, is_pawn, quiet, captures);
             }
         }

@@ -24,18 +24,18 @@ pub struct Ride<B> {
     pub positive: bool,
     pub moves: bool,
     pub captures: bool,
-    pub initial_only: bool,
-    /// The ray from each cell, cut to the leg's range.
+    /// The ray from each cell, cut to the leg's range; empty on cells
+    /// where the piece may not use the leg (an initial-only leg off the
+    /// piece's start ranks).
     pub rays: Vec<B>,
 }
 
-/// The leaps of one piece from one cell.
+/// The leaps of one piece from one cell, initial-only leaps included
+/// where the piece may use them.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Leaps<B> {
     pub quiet: B,
     pub capture: B,
-    pub initial_quiet: B,
-    pub initial_capture: B,
 }
 
 /// How one kind of piece of one colour moves, per cell.
@@ -46,11 +46,15 @@ pub struct Leaps<B> {
 /// flat: the rays of cell `c` are `slide_rays[c * n .. c * n + n]` for the
 /// `n` directions in `slide_positive`, so generation ORs their reaches in
 /// one tight loop. Other rides (the pawn's initial move-only double step)
-/// stay in `rides`.
+/// stay in `rides`, or are a plain piece's `quiet_ride`.
+///
+/// Initial-only moves are settled here, per cell, when the rules compile:
+/// a leap or ride that a piece may make only from its start ranks is in
+/// the tables of those cells alone, so generation never asks where a
+/// piece stands.
 #[derive(Clone, Debug, Default)]
 pub struct PieceMoves<B> {
     pub leaps: Vec<Leaps<B>>,
-    pub has_initial_leaps: bool,
     /// Lines of `Rules::line_tables`.
     pub slide_lines: Vec<usize>,
     pub slide_positive: Vec<bool>,
@@ -61,12 +65,10 @@ pub struct PieceMoves<B> {
     pub leg_captures: Vec<Vec<(u8, u8)>>,
     /// The piece only leaps, slides along lines with tables (a knight,
     /// a king, a rook, a queen where PEXT is there) and has at most
-    /// `first_move`: its targets need nothing else looked at.
+    /// `quiet_ride`: its targets need nothing else looked at.
     pub plain: bool,
-    /// A plain piece's one move-only ride from its start ranks (a pawn's
-    /// double step), its rays empty on every other cell, so that it is
-    /// looked along without asking where the piece stands.
-    pub first_move: Option<Ride<B>>,
+    /// A plain piece's one ride that only moves (a pawn's double step).
+    pub quiet_ride: Option<Ride<B>>,
 }
 
 /// The eight steps around a cell, in turn from north clockwise (see
@@ -270,38 +272,34 @@ impl<B: Bitboard> Rules<B> {
                 let mut slides: Vec<(Step, u8, Vec<B>)> = Vec::new();
                 let mut rev_leaps = vec![B::EMPTY; g.cells()];
                 let mut rev_initial_leaps = vec![B::EMPTY; g.cells()];
+                let region = initial_region[color as usize][t];
                 for leg in &def.movement.legs {
                     let step = if color == Color::White { leg.step } else { leg.step.for_black() };
+                    // Where the piece may make this leg: initial-only legs
+                    // from its start ranks.
+                    let usable = |from: usize| !leg.initial_only || region.has(from);
                     if leg.range == 1 {
                         for from in 0..g.cells() {
                             let Some(to) = g.offset(from, step) else { continue };
                             let l = &mut pm.leaps[from];
-                            let (quiet, capture, rev) = if leg.initial_only {
-                                pm.has_initial_leaps = true;
-                                (&mut l.initial_quiet, &mut l.initial_capture, &mut rev_initial_leaps)
-                            } else {
-                                (&mut l.quiet, &mut l.capture, &mut rev_leaps)
-                            };
-                            if leg.mode.moves {
-                                *quiet |= B::cell(to);
+                            if leg.mode.moves && usable(from) {
+                                l.quiet |= B::cell(to);
                             }
                             if leg.mode.captures {
-                                *capture |= B::cell(to);
+                                if usable(from) {
+                                    l.capture |= B::cell(to);
+                                }
+                                // Attack tests ask where the piece stands.
+                                let rev = if leg.initial_only { &mut rev_initial_leaps } else { &mut rev_leaps };
                                 rev[to] |= B::cell(from);
                             }
                         }
                     } else {
-                        let rays: Vec<B> = (0..g.cells()).map(|c| ray(g, c, step, leg.range)).collect();
+                        let rays: Vec<B> = (0..g.cells()).map(|c| if usable(c) { ray(g, c, step, leg.range) } else { B::EMPTY }).collect();
                         if leg.mode.moves && leg.mode.captures && !leg.initial_only {
                             slides.push((step, leg.range, rays));
                         } else {
-                            pm.rides.push(Ride {
-                                positive: increases(g, step),
-                                moves: leg.mode.moves,
-                                captures: leg.mode.captures,
-                                initial_only: leg.initial_only,
-                                rays,
-                            });
+                            pm.rides.push(Ride { positive: increases(g, step), moves: leg.mode.moves, captures: leg.mode.captures, rays });
                         }
                         if leg.mode.captures {
                             let back = step.reversed();
@@ -361,14 +359,9 @@ impl<B: Bitboard> Rules<B> {
                 walked.reverse();
                 pm.slide_positive = walked.iter().map(|(p, _)| *p).collect();
                 pm.slide_rays = (0..g.cells()).flat_map(|c| walked.iter().map(move |(_, rays)| rays[c])).collect();
-                let first_move_only = matches!(&pm.rides[..], [] | [Ride { initial_only: true, moves: true, captures: false, .. }]);
-                pm.plain = !pm.has_initial_leaps && walked.is_empty() && first_move_only;
+                pm.plain = walked.is_empty() && matches!(&pm.rides[..], [] | [Ride { moves: true, captures: false, .. }]);
                 if pm.plain {
-                    pm.first_move = pm.rides.pop().map(|mut ride| {
-                        let region = initial_region[color as usize][t];
-                        ride.rays.iter_mut().enumerate().filter(|(c, _)| !region.has(*c)).for_each(|(_, ray)| *ray = B::EMPTY);
-                        ride
-                    });
+                    pm.quiet_ride = pm.rides.pop();
                 }
                 let a = &mut attacks[color as usize];
                 if rev_leaps.iter().any(|b| b.any()) {
@@ -444,39 +437,27 @@ impl<B: Bitboard> Rules<B> {
     /// and capture (onto `enemies`), before any legality test.
     #[inline(always)]
     pub fn targets(&self, color: Color, kind: usize, from: usize, blockers: B, empty: B, enemies: B) -> (B, B) {
-        self.targets_of(&self.moves[color as usize][kind], color, kind, from, blockers, empty, enemies)
+        self.targets_of(&self.moves[color as usize][kind], from, blockers, empty, enemies)
     }
 
     /// [`Rules::targets`] with the piece's moves (`self.moves[color][kind]`)
     /// already looked up: a generator walking one kind's pieces looks them
     /// up once, not once a piece.
     #[inline(always)]
-    #[allow(clippy::too_many_arguments)]
-    pub fn targets_of(&self, pm: &PieceMoves<B>, color: Color, kind: usize, from: usize, blockers: B, empty: B, enemies: B) -> (B, B) {
+    pub fn targets_of(&self, pm: &PieceMoves<B>, from: usize, blockers: B, empty: B, enemies: B) -> (B, B) {
         let leaps = &pm.leaps[from];
         if pm.plain {
             let mut slides = B::EMPTY;
             for &line in &pm.slide_lines {
                 slides |= self.line_tables.reach(line, from, blockers);
             }
-            let first = pm.first_move.as_ref().map_or(B::EMPTY, |ride| ride.reach(from, blockers));
-            return ((leaps.quiet | slides | first) & empty, (leaps.capture | slides) & enemies);
-        }
-        let mut quiet = leaps.quiet;
-        let mut captures = leaps.capture;
-        // Only initial-only moves ask where the piece stands.
-        let at_start = (pm.has_initial_leaps || !pm.rides.is_empty()) && self.initial_region[color as usize][kind].has(from);
-        if pm.has_initial_leaps && at_start {
-            quiet |= leaps.initial_quiet;
-            captures |= leaps.initial_capture;
+            let quiet_ride = pm.quiet_ride.as_ref().map_or(B::EMPTY, |ride| ride.reach(from, blockers));
+            return ((leaps.quiet | slides | quiet_ride) & empty, (leaps.capture | slides) & enemies);
         }
         let slides = self.slide_reach(pm, from, blockers);
-        quiet = (quiet | slides) & empty;
-        captures = (captures | slides) & enemies;
+        let mut quiet = (leaps.quiet | slides) & empty;
+        let mut captures = (leaps.capture | slides) & enemies;
         for ride in &pm.rides {
-            if ride.initial_only && !at_start {
-                continue;
-            }
             let reach = ride.reach(from, blockers);
             if ride.moves {
                 quiet |= reach & empty;
