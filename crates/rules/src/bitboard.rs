@@ -4,7 +4,8 @@
 //! 256 cells (the 16x16 Beyond Chess arena) [`Bb256`]. Cells are packed row
 //! by row without padding (`cell = rank * width + file`), so shifts would
 //! wrap between ranks: every move pattern is therefore precomputed into
-//! per-cell tables (see `tables`) and no code here shifts by a direction.
+//! per-cell tables (see `tables`); the one shift, [`Bitboard::shift`], moves
+//! only cells whose tables say where they go (see `step_sets`).
 //! Code that touches bitboards is generic over [`Bitboard`] and so is
 //! compiled once per size: the 8x8 games run on plain `u64` arithmetic.
 
@@ -53,6 +54,11 @@ pub trait Bitboard:
     /// index in cell order (x86's PEXT): the index of a blocker pattern in
     /// a lookup table (see `rider_reach`).
     fn extract(self, mask: Self) -> usize;
+
+    /// Every member moved `by` cells up (down where negative); members
+    /// moved off either end are lost. `by` must be smaller in size than
+    /// the capacity.
+    fn shift(self, by: i32) -> Self;
 
     #[inline(always)]
     fn has(self, cell: usize) -> bool {
@@ -168,6 +174,14 @@ macro_rules! native_bitboard {
                     mask = mask.checked_shr(64).unwrap_or(0);
                 }
                 index
+            }
+            #[inline(always)]
+            fn shift(self, by: i32) -> Self {
+                if by >= 0 {
+                    self << by
+                } else {
+                    self >> -by
+                }
             }
         }
     };
@@ -296,6 +310,23 @@ impl Bitboard for Bb256 {
         }
         index
     }
+    #[inline(always)]
+    fn shift(self, by: i32) -> Self {
+        let n = by.unsigned_abs() as usize;
+        let (words, bits) = (n / 64, (n % 64) as u32);
+        let word = |j: Option<usize>| j.and_then(|j| self.0.get(j).copied()).unwrap_or(0);
+        let mut out = [0; 4];
+        for (i, w) in out.iter_mut().enumerate() {
+            // Word i takes the word `words` away, shifted by `bits`, and
+            // the bits that shifting carries out of the word after that.
+            *w = if by >= 0 {
+                word(i.checked_sub(words)) << bits | word(i.checked_sub(words + 1)).checked_shr(64 - bits).unwrap_or(0)
+            } else {
+                word(Some(i + words)) >> bits | word(Some(i + words + 1)).checked_shl(64 - bits).unwrap_or(0)
+            };
+        }
+        Bb256(out)
+    }
 }
 
 /// Xorshift numbers for tests in this crate: random enough, repeatable.
@@ -353,6 +384,28 @@ mod tests {
             let expected = mask.cells().enumerate().filter(|&(_, c)| board.has(c)).fold(0, |i, (bit, _)| i | 1 << bit);
             assert_eq!(board.extract(mask), expected);
         }
+    }
+
+    /// `shift` against its definition: cell c goes to c + by, if that is
+    /// a cell.
+    fn shift_matches_definition<B: Bitboard>() {
+        let mut random = test_random(0x2545_f491_4f6c_dd1d);
+        for _ in 0..300 {
+            let board = (0..B::CAPACITY).filter(|_| random().is_multiple_of(3)).fold(B::EMPTY, |b, c| b | B::cell(c));
+            let by = (random() % (2 * B::CAPACITY as u64 - 1)) as i32 - (B::CAPACITY as i32 - 1);
+            let expected = board
+                .cells()
+                .filter_map(|c| usize::try_from(c as i32 + by).ok().filter(|&to| to < B::CAPACITY))
+                .fold(B::EMPTY, |b, c| b | B::cell(c));
+            assert_eq!(board.shift(by), expected, "shift by {by}");
+        }
+    }
+
+    #[test]
+    fn every_size_shifts() {
+        shift_matches_definition::<u64>();
+        shift_matches_definition::<u128>();
+        shift_matches_definition::<Bb256>();
     }
 
     #[test]

@@ -27,6 +27,7 @@ pub mod position;
 pub mod redefine;
 pub mod rule_change_state;
 pub mod rider_reach;
+pub mod step_sets;
 pub mod tables;
 pub mod tile_state;
 pub mod tiles;

@@ -60,16 +60,33 @@ impl<B: Bitboard> Position<B> {
     }
 
     /// How many moves `generate_pieces` would write for `from_cells` and
-    /// every move set, counted from the target sets without writing them.
+    /// every move set, counted from the target sets without writing them:
+    /// a kind with steps (`step_sets`) all its pieces at once, the rest
+    /// piece by piece.
     fn count_piece_moves(&self, from_cells: B) -> usize {
-        let promotion = &self.rules().variant.promotion;
+        let rules = self.rules();
+        let promotion = &rules.variant.promotion;
         let per_promotion = promotion.choices.len() + usize::from(!promotion.mandatory);
-        let zone = self.rules().promotion_zone[self.side_to_move() as usize];
+        let us = self.side_to_move();
+        let (them, blockers, empty) = (self.pieces(!us), self.blockers(), self.vacant());
         let mut n = 0;
-        self.for_each_piece_reach(from_cells, |_, is_pawn, quiet, captures| {
-            let both = quiet | captures;
-            n += if is_pawn { (both & !zone).count() as usize + (both & zone).count() as usize * per_promotion } else { both.count() as usize };
-        });
+        for kind in 0..rules.piece_types {
+            let mine = self.pieces_of(us, kind) & from_cells;
+            if mine.is_empty() {
+                continue;
+            }
+            let pm = &rules.moves[us as usize][kind];
+            let zone = if rules.roles[kind] == Role::Pawn { rules.promotion_zone[us as usize] } else { B::EMPTY };
+            if let Some(steps) = &pm.steps {
+                n += steps.count(mine, empty, them, blockers, zone, per_promotion);
+                continue;
+            }
+            for from in mine.cells() {
+                let (quiet, captures) = rules.targets_of(pm, from, blockers, empty, them);
+                let both = quiet | captures;
+                n += (both & !zone).count() as usize + (both & zone).count() as usize * per_promotion;
+            }
+        }
         n
     }
 

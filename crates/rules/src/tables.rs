@@ -14,6 +14,7 @@ use crate::bitboard::Bitboard;
 use crate::castling::{self, Castling};
 use crate::geometry::{Geometry, Step};
 use crate::rider_reach::{increases, ray, slide, LineTables};
+use crate::step_sets::StepSets;
 use crate::piece::Color;
 use crate::placement::{parse_placement, Placement};
 use crate::variant::{Role, Variant, MAX_PIECE_TYPES};
@@ -69,6 +70,9 @@ pub struct PieceMoves<B> {
     pub plain: bool,
     /// A plain piece's one ride that only moves (a pawn's double step).
     pub quiet_ride: Option<Ride<B>>,
+    /// A plain piece's leaps and `quiet_ride` as a few steps for all its
+    /// pieces at once (a pawn), where they are few (see `step_sets`).
+    pub steps: Option<StepSets<B>>,
 }
 
 /// The eight steps around a cell, in turn from north clockwise (see
@@ -362,6 +366,11 @@ impl<B: Bitboard> Rules<B> {
                 pm.plain = walked.is_empty() && matches!(&pm.rides[..], [] | [Ride { moves: true, captures: false, .. }]);
                 if pm.plain {
                     pm.quiet_ride = pm.rides.pop();
+                    if pm.slide_lines.is_empty() {
+                        let leaps: Vec<(B, B)> = pm.leaps.iter().map(|l| (l.quiet, l.capture)).collect();
+                        let at_start = start.pieces.iter().filter(|(_, p)| p.color() == color && p.kind() == t).count();
+                        pm.steps = StepSets::from_tables(&leaps, pm.quiet_ride.as_ref().map(|r| (&r.rays[..], r.positive)), at_start);
+                    }
                 }
                 let a = &mut attacks[color as usize];
                 if rev_leaps.iter().any(|b| b.any()) {
