@@ -510,12 +510,10 @@ impl<B: Bitboard> Position<B> {
         self.castling &= self.rules.castling_keep[m.from()] & self.rules.castling_keep[m.to()];
         if is_pawn {
             self.quiet_plies = 0;
-            let g = self.rules.geometry;
-            let (df, dr) = (g.file(m.to()) as i32 - g.file(m.from()) as i32, g.rank(m.to()) as i32 - g.rank(m.from()) as i32);
             // A two-cell step along a line over an empty cell leaves
             // that cell open to en passant.
-            if m.kind == MoveKind::Quiet && df.abs().max(dr.abs()) == 2 && df % 2 == 0 && dr % 2 == 0 {
-                let mid = g.cell((g.file(m.from()) as i32 + df / 2) as usize, (g.rank(m.from()) as i32 + dr / 2) as usize);
+            if m.kind == MoveKind::Quiet && self.rules.two_steps[m.from()].has(m.to()) {
+                let mid = (m.from() + m.to()) / 2;
                 self.side = !us;
                 self.set_en_passant(mid, m.to());
                 self.side = us;

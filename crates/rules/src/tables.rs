@@ -208,6 +208,10 @@ pub struct Rules<B> {
     /// tile there can open or close a rider's line to the cell (a tile
     /// shift towards a king, a capture in a static exchange).
     pub sight: Vec<B>,
+    /// Per cell, the cells two steps away along a rank, file or diagonal:
+    /// a pawn that moves there leaves the cell between (`(from + to) / 2`,
+    /// as cells are numbered row by row) open to en passant.
+    pub two_steps: Vec<B>,
     /// Zero for a variant's own rules; a rule change (Flexichess) gives
     /// the changed set its own key, which positions hash in.
     pub key: u64,
@@ -394,6 +398,9 @@ impl<B: Bitboard> Rules<B> {
         let (castling, castling_keep) = castling::compile(&variant, &castling::fixed_entries(&variant)).map_err(RulesError)?;
 
         let sight = (0..g.cells()).map(|c| full_rays.iter().fold(B::EMPTY, |b: B, rays: &Vec<B>| b | rays[c])).collect();
+        let two_steps = (0..g.cells())
+            .map(|c| RING.iter().filter_map(|&(dx, dy)| g.offset(c, Step::new(2 * dx, 2 * dy))).fold(B::EMPTY, |b, to| b | B::cell(to)))
+            .collect();
         let (mut neighbours, mut rings) = (Vec::new(), Vec::new());
         if variant.tiles.is_some() {
             let king = |c: usize| {
@@ -416,6 +423,7 @@ impl<B: Bitboard> Rules<B> {
             neighbours,
             rings,
             sight,
+            two_steps,
             geometry: g,
             all_cells,
             piece_types: n,
