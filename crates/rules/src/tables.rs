@@ -70,8 +70,9 @@ pub struct PieceMoves<B> {
     pub plain: bool,
     /// A plain piece's one ride that only moves (a pawn's double step).
     pub quiet_ride: Option<Ride<B>>,
-    /// A plain piece's leaps and `quiet_ride` as a few steps for all its
-    /// pieces at once (a pawn), where they are few (see `step_sets`).
+    /// A plain piece's leaps and `quiet_ride` as steps that move all its
+    /// pieces at once, for counting, where the kind has more pieces at
+    /// the start than steps (a pawn; see `step_sets`).
     pub steps: Option<StepSets<B>>,
 }
 
