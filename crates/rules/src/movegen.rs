@@ -12,6 +12,7 @@
 
 use crate::bitboard::Bitboard;
 use crate::moves::{Move, MoveKind, MoveList, NO_PROMOTION};
+use crate::step_sets::weighed_count;
 use crate::position::Position;
 use crate::variant::Role;
 
@@ -83,8 +84,7 @@ impl<B: Bitboard> Position<B> {
             }
             for from in mine.cells() {
                 let (quiet, captures) = rules.targets_of(pm, from, blockers, empty, them);
-                let both = quiet | captures;
-                n += (both & !zone).count() as usize + (both & zone).count() as usize * per_promotion;
+                n += weighed_count(quiet | captures, zone, per_promotion);
             }
         }
         n

@@ -70,7 +70,7 @@ impl<B: Bitboard> StepSets<B> {
     /// landing in `zone` counted `per_zone` times (a pawn's promotions).
     #[inline]
     pub fn count(&self, pieces: B, empty: B, enemies: B, blockers: B, zone: B, per_zone: usize) -> usize {
-        let weigh = |targets: B| (targets & !zone).count() as usize + (targets & zone).count() as usize * per_zone;
+        let weigh = |targets: B| weighed_count(targets, zone, per_zone);
         let mut n = 0;
         for &(offset, from) in &self.quiet {
             n += weigh((pieces & from).shift(offset) & empty);
@@ -93,6 +93,13 @@ impl<B: Bitboard> StepSets<B> {
         }
         n
     }
+}
+
+/// How many moves land on `targets`, those on `zone` counted `per_zone`
+/// times (a pawn's promotion choices; `zone` is empty for other kinds).
+#[inline(always)]
+pub fn weighed_count<B: Bitboard>(targets: B, zone: B, per_zone: usize) -> usize {
+    (targets & !zone).count() as usize + (targets & zone).count() as usize * per_zone
 }
 
 /// A move-only ride's rays by distance (see `StepSets::ride`); `None`
