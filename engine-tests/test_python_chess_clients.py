@@ -71,7 +71,11 @@ def test_chess960_game_against_stockfish(uci, seed):
             board.push(move)
     finally:
         stockfish.quit()
-    assert board.fullmove_number > 10
+    # The game ran to its end by the rules or to the move cap; Stockfish at
+    # 1350 can lose quickly (a smothered mate at move 4 has happened), so
+    # the length alone says nothing.
+    assert board.move_stack
+    assert board.outcome(claim_draw=True) is not None or board.fullmove_number > 120
 
 
 def test_xboard_chess960_castles_as_o_o(xboard):
