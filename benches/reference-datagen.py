@@ -88,10 +88,6 @@ class Engine:
                 return words[1], score
         raise RuntimeError("the engine exited")
 
-    def quit(self):
-        self.send("quit")
-        self.p.wait()
-
 
 def white_to_move(start, moves):
     return (start.split()[1] == "w") == (len(moves) % 2 == 0)
