@@ -30,6 +30,7 @@ import argparse
 import collections
 import multiprocessing
 import random
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -41,7 +42,7 @@ PERFECT_INI = ROOT / "engine-tests" / "reference" / "perfect.ini"
 # Protean's name: pyffish's name, the INI file that defines it, the engine.
 VARIANTS = {
     "perfect": ("perfectchess9", PERFECT_INI, ROOT / "target" / "fairy-stockfish"),
-    "standard": ("chess", None, Path("/usr/games/stockfish")),
+    "standard": ("chess", None, Path(shutil.which("stockfish") or "/usr/games/stockfish")),
 }
 VARIANT = None
 ADJUDICATE_CP = 1000
@@ -134,11 +135,14 @@ def play(engine, start, nodes, max_plies):
 
 ENGINE = None
 ARGS = None
+BOOK = None
 
 
 def start_worker(args):
-    global ENGINE, ARGS, VARIANT
+    """Each worker process: its engine, and the book read once."""
+    global ENGINE, ARGS, VARIANT, BOOK
     ARGS = args
+    BOOK = [line.split() for line in (ROOT / "epd" / "openings" / f"{args.variant}.epd").read_text().splitlines() if line.strip()]
     VARIANT, ini, _ = VARIANTS[args.variant]
     if ini:
         pyffish.load_variant_config(ini.read_text())
@@ -161,8 +165,7 @@ def opening(rng, book, plies):
 
 def one_game(game):
     rng = random.Random(ARGS.seed * 1_000_003 + game)
-    book = [line.split() for line in (ROOT / "epd" / "openings" / f"{ARGS.variant}.epd").read_text().splitlines() if line.strip()]
-    start = opening(rng, book, ARGS.random_plies)
+    start = opening(rng, BOOK, ARGS.random_plies)
     ENGINE.new_game()
     kept, result, how = play(ENGINE, start, ARGS.nodes, ARGS.max_plies)
     return [f"{fen} [{result:.1f}]" for fen in kept], how
