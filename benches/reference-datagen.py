@@ -9,10 +9,12 @@ Perfect Chess far better (it won 95 of 100 games against Protean at
 10+0.1), and Stockfish standard chess, so the results of their games say
 more about a position. This plays the reference against itself at a fixed
 node count from the variant's book plus random plies, and writes what
-datagen writes: one position a line, its FEN and White's result (`... w
-KQkq - 1 5 [1.0]`), kept when the side to move is not in check and the
-move played is no capture or promotion and its score no mate. `protean
-tune --variant V --data FILE` reads it.
+datagen writes, one position a line, its FEN and White's result, and
+after them the engine's score of the position for White in centipawns
+(`... w KQkq - 1 5 [1.0] 37`), kept when the side to move is not in check
+and the move played is no capture or promotion and its score no mate.
+`protean tune --variant V --data FILE [--score-weight 0.5]` reads it, and
+blends the scores into its targets if asked.
 
     benches/reference-datagen.py --variant perfect --games 3000 --out perfect.txt
         [--engine PATH] [--nodes 5000] [--random-plies 6] [--concurrency 2] [--seed 1]
@@ -126,7 +128,7 @@ def play(engine, start, nodes, max_plies):
             and not move[-1].isalpha()  # a promotion names its piece
         )
         if quiet:
-            kept.append(pyffish.get_fen(VARIANT, start, moves))
+            kept.append((pyffish.get_fen(VARIANT, start, moves), ahead[-1]))
         moves.append(move)
     if mover == 0:
         return kept, 0.5, how
@@ -168,7 +170,7 @@ def one_game(game):
     start = opening(rng, BOOK, ARGS.random_plies)
     ENGINE.new_game()
     kept, result, how = play(ENGINE, start, ARGS.nodes, ARGS.max_plies)
-    return [f"{fen} [{result:.1f}]" for fen in kept], how
+    return [f"{fen} [{result:.1f}] {score}" for fen, score in kept], how
 
 
 def main():

@@ -3,7 +3,10 @@
 //! a weights file, the file `crates/search/weights/<variant>.txt` that the
 //! evaluation builds in.
 //!
-//! The data are `protean datagen` files: one `FEN [result]` a line.
+//! The data are `protean datagen` files: one `FEN [result]` a line,
+//! where a line may end with a reference engine's score of the position
+//! (White's centipawns, `FEN [result] score`: benches/reference-datagen.py
+//! writes them); `--score-weight` blends those scores into the targets.
 //! Under a rule change (Flexichess) a redefined kind's terms count with
 //! the default weights of its new moves and are not fitted: the weights
 //! fitted are those of the variant's own pieces, and of the whole
@@ -43,6 +46,10 @@ pub struct TuneArgs {
     /// (`passed`), or a per-kind term's (`value`) for every kind's.
     #[arg(long, num_args = 1..)]
     hold: Vec<String>,
+    /// How much of each target is the reference engine's score, where
+    /// the data have one (0: the game's result alone; 1: the score alone).
+    #[arg(long, default_value_t = 0.0)]
+    score_weight: f64,
 }
 
 /// The term indices `names` hold (see `TuneArgs::hold`), for `kinds`
@@ -67,6 +74,9 @@ pub fn run(args: &TuneArgs) -> Result<(), String> {
     let rules = AnyRules::by_name(&args.variant).map_err(|e| e.to_string())?;
     if args.epochs == 0 {
         return Err("--epochs must be at least 1".into());
+    }
+    if !(0.0..=1.0).contains(&args.score_weight) {
+        return Err(format!("--score-weight {} is not between 0 and 1", args.score_weight));
     }
     let start_text = match &args.start {
         Some(path) => std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?,
@@ -96,7 +106,7 @@ fn tune<B: Bitboard>(rules: &Arc<Rules<B>>, args: &TuneArgs, start_text: &str) -
                 continue;
             }
             let at = |reason: String| format!("{} line {}: {reason}", path.display(), i + 1);
-            let (fen_text, result) = parse_line(&line).map_err(at)?;
+            let (fen_text, result, score) = parse_line(&line).map_err(at)?;
             let pos = fen::parse(rules, fen_text).map_err(|e| at(e.to_string()))?;
             if pos.rules().key != 0 {
                 under_rule_changes += 1;
@@ -105,7 +115,7 @@ fn tune<B: Bitboard>(rules: &Arc<Rules<B>>, args: &TuneArgs, start_text: &str) -
                 Entry::Occupied(e) => e.into_mut(),
                 Entry::Vacant(e) => e.insert(start_tables(pos.rules())?),
             };
-            data.push(&pos, t, result);
+            data.push(&pos, t, result, score);
             if data.len() % 200_000 == 0 {
                 eprintln!("read {} positions, {:.0} s", data.len(), started.elapsed().as_secs_f64());
             }
@@ -115,6 +125,12 @@ fn tune<B: Bitboard>(rules: &Arc<Rules<B>>, args: &TuneArgs, start_text: &str) -
         return Err(format!("{} positions to fit on; at least 100 are needed", data.len()));
     }
     eprintln!("{} positions ({under_rule_changes} under rule changes), read in {:.1} s", data.len(), started.elapsed().as_secs_f64());
+    let mut target = "the games' results".to_string();
+    if args.score_weight > 0.0 {
+        let (scale, scored) = data.blend_scores(args.score_weight).ok_or("--score-weight: no line of the data has a score")?;
+        target = format!("{:.2} of the result and {:.2} of the reference's score (at K {scale:.3}) for the {scored} positions that have one", 1.0 - args.score_weight, args.score_weight);
+        eprintln!("targets: {target}");
+    }
     let fit = texel::fit(&data, tables[&0].weights(), &held, args.epochs, |epoch, loss| eprintln!("epoch {epoch}/{}: loss {loss:.6}", args.epochs));
     let unused = texel::unused_terms(&data, fit.weights.len());
     let sources: Vec<String> = args.data.iter().map(|p| p.file_name().map_or_else(|| p.display().to_string(), |n| n.to_string_lossy().into_owned())).collect();
@@ -124,7 +140,7 @@ fn tune<B: Bitboard>(rules: &Arc<Rules<B>>, args: &TuneArgs, start_text: &str) -
     );
     let mut header = format!(
         "# Evaluation weights for {}, fitted by `protean tune` (Texel's method)\n\
-         # on {} positions of {}; {summary}.\n\
+         # on {} positions of {}, aiming at {target}; {summary}.\n\
          # {} terms the data never exercised keep their starting weights.\n",
         rules.variant.name,
         data.len(),
@@ -140,15 +156,36 @@ fn tune<B: Bitboard>(rules: &Arc<Rules<B>>, args: &TuneArgs, start_text: &str) -
     Ok(())
 }
 
-/// A data line: a FEN and White's result in brackets.
-fn parse_line(line: &str) -> Result<(&str, f32), String> {
+/// A data line: a FEN, White's result in brackets, and perhaps a
+/// reference engine's score for White in centipawns.
+fn parse_line(line: &str) -> Result<(&str, f32, Option<f32>), String> {
     let line = line.trim();
-    let open = line.rfind('[').filter(|_| line.ends_with(']')).ok_or("no [result] at the end of the line")?;
-    let result = match &line[open + 1..line.len() - 1] {
+    let open = line.rfind('[').ok_or("no [result] after the FEN")?;
+    let close = line[open..].find(']').map(|c| open + c).ok_or("no ] after the result")?;
+    let result = match &line[open + 1..close] {
         "1.0" | "1" => 1.0,
         "0.5" => 0.5,
         "0.0" | "0" => 0.0,
         other => return Err(format!("result {other} is none of 1.0, 0.5, 0.0")),
     };
-    Ok((line[..open].trim(), result))
+    let score = match line[close + 1..].trim() {
+        "" => None,
+        text => Some(text.parse::<i32>().map_err(|_| format!("score {text} after the result is no whole number of centipawns"))? as f32),
+    };
+    Ok((line[..open].trim(), result, score))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_line;
+
+    #[test]
+    fn a_line_is_a_fen_a_result_and_perhaps_a_score() {
+        let fen = "4k3/8/8/8/8/8/8/4K3 w - - 0 1";
+        assert_eq!(parse_line(&format!("{fen} [1.0]")), Ok((fen, 1.0, None)));
+        assert_eq!(parse_line(&format!("{fen} [0.5] -37")), Ok((fen, 0.5, Some(-37.0))));
+        assert!(parse_line(&format!("{fen} [0.7]")).unwrap_err().contains("0.7"));
+        assert!(parse_line(&format!("{fen} [0.0] much")).unwrap_err().contains("much"));
+        assert!(parse_line(fen).is_err());
+    }
 }

@@ -13,6 +13,12 @@
 //! keep centipawns as their unit; then every weight is fitted by full-batch
 //! gradient descent with Adam. Every tenth position is held out: its loss,
 //! reported with the fitted one, tells whether the fit generalises.
+//!
+//! A result says little about one position of a long game: a game won
+//! at move 60 may have been lost at move 20. Where the data also carry a
+//! stronger engine's score of each position, the target can be a blend
+//! of the result and that score turned into an expected score (see
+//! `DataSet::blend_scores`), as the strong engines' trainers do.
 
 use crate::evaluate::{terms, EvalTables, Terms, ONE};
 use crate::weights::{kind_of, scalar, Scalar, Score};
@@ -35,6 +41,11 @@ pub struct DataSet {
     fixed: Vec<[f32; 2]>,
     /// The game's result for White.
     results: Vec<f32>,
+    /// A reference engine's score of the position, White's centipawns;
+    /// NaN where the data have none.
+    scores: Vec<f32>,
+    /// What the fit aims at: the result, or a blend of it and the score.
+    targets: Vec<f32>,
 }
 
 /// A term recorder: White's features minus Black's, per term, and the
@@ -66,11 +77,12 @@ impl DataSet {
         self.results.is_empty()
     }
 
-    /// Adds `pos`, whose game ended `result` (for White), with the terms
-    /// of `t` (which must be the tables of the position's rules). Under a
-    /// rule change, the terms of the kinds it redefined are not fitted:
-    /// they count with the weights `t` gives them.
-    pub fn push<B: Bitboard>(&mut self, pos: &Position<B>, t: &EvalTables<B>, result: f32) {
+    /// Adds `pos`, whose game ended `result` (for White) and which a
+    /// reference engine scored `score` (White's centipawns, if known),
+    /// with the terms of `t` (which must be the tables of the position's
+    /// rules). Under a rule change, the terms of the kinds it redefined
+    /// are not fitted: they count with the weights `t` gives them.
+    pub fn push<B: Bitboard>(&mut self, pos: &Position<B>, t: &EvalTables<B>, result: f32, score: Option<f32>) {
         let mut recorded = Recorded { tables: t, features: vec![0; t.weights().len()], fixed: [0.0; 2] };
         let phase = terms(pos, t, &mut recorded);
         // The tempo is the side to move's.
@@ -86,6 +98,28 @@ impl DataSet {
         self.phases.push(phase as f32 / 256.0);
         self.fixed.push(recorded.fixed.map(|x| x as f32));
         self.results.push(result);
+        self.scores.push(score.unwrap_or(f32::NAN));
+        self.targets.push(result);
+    }
+
+    /// Makes each position's target `(1 - weight) * result + weight *
+    /// expected(K' * score)` where the data have a score (the result
+    /// alone where not), K' being the scale under which the scores
+    /// predict the results best: the reference's centipawns need not be
+    /// ours. Returns K' and how many positions had a score; `None` if
+    /// none had.
+    pub fn blend_scores(&mut self, weight: f64) -> Option<(f64, usize)> {
+        let scored: Vec<usize> = (0..self.len()).filter(|&i| !self.scores[i].is_nan()).collect();
+        if scored.is_empty() {
+            return None;
+        }
+        let loss = |k: f64| scored.iter().map(|&i| (self.results[i] as f64 - expected(k * self.scores[i] as f64)).powi(2)).sum::<f64>();
+        let scale = golden_section(loss);
+        for &i in &scored {
+            let by_score = expected(scale * self.scores[i] as f64);
+            self.targets[i] = ((1.0 - weight) * self.results[i] as f64 + weight * by_score) as f32;
+        }
+        Some((scale, scored.len()))
     }
 
     /// White's evaluation of position `i` under `w` (middle-game and
@@ -97,12 +131,13 @@ impl DataSet {
         fixed + self.terms[a..b].iter().zip(&self.coefs[a..b]).map(|(&t, &c)| c as f64 * (w[t as usize][0] * p + w[t as usize][1] * (1.0 - p))).sum::<f64>()
     }
 
-    /// Mean squared error over the positions `keep` selects.
+    /// Mean squared error against the targets over the positions `keep`
+    /// selects.
     fn loss(&self, w: &[[f64; 2]], k: f64, keep: impl Fn(usize) -> bool) -> f64 {
         let (mut sum, mut n) = (0.0, 0usize);
         for i in (0..self.len()).filter(|&i| keep(i)) {
             let e = expected(k * self.evaluate(i, w));
-            sum += (self.results[i] as f64 - e).powi(2);
+            sum += (self.targets[i] as f64 - e).powi(2);
             n += 1;
         }
         sum / n.max(1) as f64
@@ -151,7 +186,7 @@ fn fit_with_k(data: &DataSet, start: &[Score], held: &[bool], k: f64, epochs: us
         for i in (0..data.len()).filter(|&i| !held_out(i)) {
             let e = expected(k * data.evaluate(i, &w));
             // d/de of (r - s(e))^2, with s' = s (1 - s) ln10 K / 400.
-            let g = -2.0 * (data.results[i] as f64 - e) * e * (1.0 - e) * ln10 * k / 400.0;
+            let g = -2.0 * (data.targets[i] as f64 - e) * e * (1.0 - e) * ln10 * k / 400.0;
             let p = data.phases[i] as f64;
             let (a, b) = (data.starts[i] as usize, data.starts[i + 1] as usize);
             for (&t, &c) in data.terms[a..b].iter().zip(&data.coefs[a..b]) {
@@ -181,9 +216,13 @@ fn fit_with_k(data: &DataSet, start: &[Score], held: &[bool], k: f64, epochs: us
     Fit { end_loss: losses(&rounded), weights, k, start_loss }
 }
 
-/// The K under which `w` fits the results best, by golden-section search.
+/// The K under which `w` fits the targets best.
 fn fit_k(data: &DataSet, w: &[[f64; 2]]) -> f64 {
-    let loss = |k: f64| data.loss(w, k, |i| !held_out(i));
+    golden_section(|k| data.loss(w, k, |i| !held_out(i)))
+}
+
+/// The scale in [0.05, 5] that minimises `loss`, by golden-section search.
+fn golden_section(loss: impl Fn(f64) -> f64) -> f64 {
     let (mut lo, mut hi) = (0.05f64, 5.0f64);
     let ratio = (5f64.sqrt() - 1.0) / 2.0;
     for _ in 0..40 {
@@ -230,7 +269,7 @@ mod tests {
             protean_rules::with_position!(&pos, p => {
                 let t = EvalTables::new(p.rules());
                 let mut data = DataSet::default();
-                data.push(p, &t, 0.5);
+                data.push(p, &t, 0.5, None);
                 let w: Vec<[f64; 2]> = t.weights().iter().map(|s| [s.mg as f64, s.eg as f64]).collect();
                 let white = data.evaluate(0, &w);
                 let direct = crate::evaluate::evaluate(p, &t) as f64;
@@ -258,7 +297,7 @@ mod tests {
             let pos = rules.from_fen(fen).unwrap();
             protean_rules::with_position!(&pos, p => {
                 let t = EvalTables::new(p.rules());
-                data.push(p, &t, result);
+                data.push(p, &t, result, None);
                 start = t.weights().to_vec();
             });
         }
@@ -278,5 +317,33 @@ mod tests {
         // that is the one to learn.
         let target = -400.0 * (17.0 / 15.5 - 1.0f64).log10();
         assert!((knight_up - target).abs() < 25.0, "an extra knight is worth {knight_up}, not {target}");
+    }
+
+    /// Where the scores predict the results at a scale of 0.6, the blend
+    /// finds that scale and aims halfway between result and score;
+    /// a position with no score keeps its result.
+    #[test]
+    fn blended_targets_find_the_scores_scale() {
+        let rules = AnyRules::by_name("standard").unwrap();
+        let pos = rules.from_fen("4k3/8/8/8/8/8/8/4K3 w - - 0 1").unwrap();
+        let mut data = DataSet::default();
+        protean_rules::with_position!(&pos, p => {
+            let t = EvalTables::new(p.rules());
+            for score in (-400..=400).step_by(50) {
+                let wins = (40.0 * expected(0.6 * score as f64)).round() as usize;
+                for n in 0..40 {
+                    data.push(p, &t, if n < wins { 1.0 } else { 0.0 }, Some(score as f32));
+                }
+            }
+            data.push(p, &t, 1.0, None);
+        });
+        let (scale, scored) = data.blend_scores(0.5).unwrap();
+        assert_eq!(scored, data.len() - 1);
+        assert!((scale - 0.6).abs() < 0.05, "scale {scale}");
+        // The 40th position: score -400, a loss (the first two won).
+        let halfway = 0.5 * expected(scale * -400.0);
+        assert!((data.targets[39] as f64 - halfway).abs() < 1e-6, "{} against {halfway}", data.targets[39]);
+        assert_eq!(data.targets[data.len() - 1], 1.0);
+        assert!(DataSet::default().blend_scores(0.5).is_none());
     }
 }
