@@ -30,7 +30,7 @@ pub struct TuneArgs {
     /// The variant the data are from: standard, perfect, onedim, beyond, flexichess (or an alias).
     #[arg(long, default_value = "standard")]
     variant: String,
-    /// Data files (`protean datagen` output): one `FEN [1.0|0.5|0.0]` a line.
+    /// Data files (`protean datagen` output): one `FEN [1.0|0.5|0.0]` a line, perhaps ending with a score for White.
     #[arg(long, required = true, num_args = 1..)]
     data: Vec<PathBuf>,
     /// The weights file to write.
