@@ -161,14 +161,14 @@ fn tune<B: Bitboard>(rules: &Arc<Rules<B>>, args: &TuneArgs, start_text: &str) -
 fn parse_line(line: &str) -> Result<(&str, f32, Option<f32>), String> {
     let line = line.trim();
     let open = line.rfind('[').ok_or("no [result] after the FEN")?;
-    let close = line[open..].find(']').map(|c| open + c).ok_or("no ] after the result")?;
-    let result = match &line[open + 1..close] {
+    let (result_text, after) = line[open + 1..].split_once(']').ok_or("no ] after the result")?;
+    let result = match result_text {
         "1.0" | "1" => 1.0,
         "0.5" => 0.5,
         "0.0" | "0" => 0.0,
         other => return Err(format!("result {other} is none of 1.0, 0.5, 0.0")),
     };
-    let score = match line[close + 1..].trim() {
+    let score = match after.trim() {
         "" => None,
         text => Some(text.parse::<i32>().map_err(|_| format!("score {text} after the result is no whole number of centipawns"))? as f32),
     };
