@@ -15,10 +15,11 @@
 //! writes says what it was fitted on and how well.
 
 use clap::Args;
+use protean_rules::variant::Variant;
 use protean_rules::{fen, AnyRules, Bitboard, Rules};
 use protean_search::evaluate::EvalTables;
-use protean_search::texel::{self, DataSet};
-use protean_search::weights::{per_kind, scalar, PerKind, Scalar, Weights};
+use protean_search::texel::{self, DataSet, Freedom};
+use protean_search::weights::{per_kind, scalar, Layout, PerKind, Scalar, Weights, SQUARE};
 use std::collections::hash_map::{Entry, HashMap};
 use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
@@ -43,37 +44,58 @@ pub struct TuneArgs {
     #[arg(long)]
     start: Option<PathBuf>,
     /// Terms whose weights keep their starting values: a term's name
-    /// (`passed`), or a per-kind term's (`value`) for every kind's.
+    /// (`passed`), or a per-kind term's (`value`, `square`) for every kind's.
     #[arg(long, num_args = 1..)]
     hold: Vec<String>,
     /// How much of each target is the reference engine's score, where
     /// the data have one (0: the game's result alone; 1: the score alone).
     #[arg(long, default_value_t = 0.0)]
     score_weight: f64,
+    /// What the fit pays per piece-square weight, times its square in
+    /// centipawns: higher keeps them nearer zero. Unpenalised, the
+    /// hundreds of piece-square weights learn the games of the data rather
+    /// than the game.
+    #[arg(long, default_value_t = 1e-7)]
+    square_penalty: f64,
 }
 
-/// The term indices `names` hold (see `TuneArgs::hold`), for `kinds`
-/// kinds of piece, or the first name that is no term.
-fn held_terms(names: &[String], kinds: usize) -> Result<Vec<bool>, String> {
-    let mut held = vec![false; Scalar::ALL.len() + kinds * PerKind::ALL.len()];
-    for name in names {
+/// What the fit may do with each term's weight (by term index), for the
+/// variant `variant`: the terms `args.hold` names keep their starting
+/// weights, the piece-square terms pay `args.square_penalty`; or the first
+/// name that is no term.
+fn freedoms(args: &TuneArgs, variant: &Variant) -> Result<Vec<Freedom>, String> {
+    let layout = Layout::of(variant);
+    let kinds = variant.pieces.len();
+    let squares = |kind| (0..layout.squares()).map(move |square| layout.square(kind, square));
+    let mut freedom = vec![Freedom::Free; layout.terms()];
+    for kind in 0..kinds {
+        squares(kind).for_each(|i| freedom[i] = Freedom::Penalised(args.square_penalty));
+    }
+    for name in &args.hold {
         if let Some(s) = Scalar::by_name(name) {
-            held[scalar(s)] = true;
+            freedom[scalar(s)] = Freedom::Held;
         } else if let Some(term) = PerKind::by_name(name) {
             for kind in 0..kinds {
-                held[per_kind(term, kind)] = true;
+                freedom[per_kind(term, kind)] = Freedom::Held;
+            }
+        } else if name == SQUARE {
+            for kind in 0..kinds {
+                squares(kind).for_each(|i| freedom[i] = Freedom::Held);
             }
         } else {
             return Err(format!("--hold: no term {name}"));
         }
     }
-    Ok(held)
+    Ok(freedom)
 }
 
 pub fn run(args: &TuneArgs) -> Result<(), String> {
     let rules = AnyRules::by_name(&args.variant).map_err(|e| e.to_string())?;
     if args.epochs == 0 {
         return Err("--epochs must be at least 1".into());
+    }
+    if args.square_penalty.is_nan() || args.square_penalty < 0.0 {
+        return Err(format!("--square-penalty {} must be 0 or more", args.square_penalty));
     }
     if !(0.0..=1.0).contains(&args.score_weight) {
         return Err(format!("--score-weight {} is not between 0 and 1", args.score_weight));
@@ -90,7 +112,7 @@ pub fn run(args: &TuneArgs) -> Result<(), String> {
 }
 
 fn tune<B: Bitboard>(rules: &Arc<Rules<B>>, args: &TuneArgs, start_text: &str) -> Result<(), String> {
-    let held = held_terms(&args.hold, rules.piece_types)?;
+    let freedom = freedoms(args, &rules.variant)?;
     let start_tables = |r: &Arc<Rules<B>>| EvalTables::with_weights(r, start_text).map_err(|e| format!("start weights: {e}"));
     // The tables of the variant's own rules (key 0) and of each rule
     // change met, by the rules' key.
@@ -131,7 +153,7 @@ fn tune<B: Bitboard>(rules: &Arc<Rules<B>>, args: &TuneArgs, start_text: &str) -
         target = format!("{:.2} of the result and {:.2} of the reference's score (at K {scale:.3}) for the {scored} positions that have one", 1.0 - args.score_weight, args.score_weight);
         eprintln!("targets: {target}");
     }
-    let fit = texel::fit(&data, tables[&0].weights(), &held, args.epochs, |epoch, loss| eprintln!("epoch {epoch}/{}: loss {loss:.6}", args.epochs));
+    let fit = texel::fit(&data, tables[&0].weights(), &freedom, args.epochs, |epoch, loss| eprintln!("epoch {epoch}/{}: loss {loss:.6}", args.epochs));
     let unused = texel::unused_terms(&data, fit.weights.len());
     let sources: Vec<String> = args.data.iter().map(|p| p.file_name().map_or_else(|| p.display().to_string(), |n| n.to_string_lossy().into_owned())).collect();
     let summary = format!(
@@ -141,11 +163,12 @@ fn tune<B: Bitboard>(rules: &Arc<Rules<B>>, args: &TuneArgs, start_text: &str) -
     let mut header = format!(
         "# Evaluation weights for {}, fitted by `protean tune` (Texel's method)\n\
          # on {} positions of {}, aiming at {target}; {summary}.\n\
-         # {} terms the data never exercised keep their starting weights.\n",
+         # {} terms the data never exercised keep their starting weights; piece-square weights penalised at {:e}.\n",
         rules.variant.name,
         data.len(),
         sources.join(", "),
         unused.len(),
+        args.square_penalty,
     );
     if !args.hold.is_empty() {
         header += &format!("# Held at their starting weights: {}.\n", args.hold.join(", "));

@@ -4,7 +4,7 @@
 
 use protean_rules::AnyRules;
 use protean_search::evaluate::EvalTables;
-use protean_search::weights::{per_kind, scalar, PerKind, Scalar, Score, Weights};
+use protean_search::weights::{per_kind, scalar, Layout, PerKind, Scalar, Score, Weights};
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
@@ -36,7 +36,8 @@ fn every_variant_fits_a_file_the_evaluation_reads() {
         let text = std::fs::read_to_string(&out).unwrap();
         assert!(text.starts_with(&format!("# Evaluation weights for {}", AnyRules::by_name(variant).unwrap().variant().name)), "{text}");
         let v = AnyRules::by_name(variant).unwrap().variant().clone();
-        let zero = Weights::defaults(&vec![(protean_rules::variant::Role::Other, Score::default()); v.pieces.len()]);
+        let layout = Layout::of(&v);
+        let zero = Weights::defaults(&vec![(protean_rules::variant::Role::Other, Score::default()); v.pieces.len()], layout.squares());
         let read = Weights::parse(&text, &v, zero.clone()).unwrap_or_else(|e| panic!("{variant}: {e}"));
         assert_ne!(read, zero, "{variant}: the file gives weights");
         // Thirty steps of at most about one centipawn each from the
@@ -44,10 +45,12 @@ fn every_variant_fits_a_file_the_evaluation_reads() {
         let start = Weights::parse(Weights::built_in(&v.name).unwrap_or(""), &v, zero).unwrap();
         let moved = read.terms.iter().zip(&start.terms).filter(|(a, b)| a != b).count();
         assert!(moved > 0, "{variant}: nothing was fitted");
-        // Held terms keep their starting weights: every kind's value and
-        // the tempo.
+        let squares_moved = (0..v.pieces.len()).flat_map(|k| (0..layout.squares()).map(move |sq| layout.square(k, sq))).filter(|&i| read.terms[i] != start.terms[i]).count();
+        assert!(squares_moved > 0, "{variant}: no piece-square weight was fitted");
+        // Held terms keep their starting weights: every kind's value,
+        // every piece-square weight and the tempo.
         let held_out = temp(&format!("{variant}-held.txt"));
-        let run = protean(&["tune", "--variant", variant, "--data", data.to_str().unwrap(), "--out", held_out.to_str().unwrap(), "--epochs", "30", "--hold", "value", "tempo"]);
+        let run = protean(&["tune", "--variant", variant, "--data", data.to_str().unwrap(), "--out", held_out.to_str().unwrap(), "--epochs", "30", "--hold", "value", "square", "tempo"]);
         assert!(run.status.success(), "{variant}: {}", String::from_utf8_lossy(&run.stderr));
         let held = Weights::parse(&std::fs::read_to_string(&held_out).unwrap(), &v, start.clone()).unwrap();
         // The tuner starts from the evaluation's weights: the built-in file
@@ -56,7 +59,7 @@ fn every_variant_fits_a_file_the_evaluation_reads() {
         let initial = protean_rules::with_position!(&pos, p => EvalTables::new(p.rules()).weights().to_vec());
         let tempo = scalar(Scalar::Tempo);
         for (i, (h, s)) in held.terms.iter().zip(&initial).enumerate() {
-            if i == tempo || (0..v.pieces.len()).any(|k| i == per_kind(PerKind::Value, k)) {
+            if i == tempo || (0..v.pieces.len()).any(|k| i == per_kind(PerKind::Value, k) || (0..layout.squares()).any(|sq| i == layout.square(k, sq))) {
                 assert_eq!(h, s, "{variant}: term {i} was held");
             }
         }
@@ -92,5 +95,7 @@ fn bad_data_is_named_by_file_and_line_and_nothing_is_written() {
     assert!(!run.status.success() && String::from_utf8_lossy(&run.stderr).contains("nosuch"));
     let run = protean(&["tune", "--data", "x", "--out", out.to_str().unwrap(), "--hold", "valu"]);
     assert!(!run.status.success() && String::from_utf8_lossy(&run.stderr).contains("--hold: no term valu"));
+    let run = protean(&["tune", "--data", "x", "--out", out.to_str().unwrap(), "--square-penalty=-1"]);
+    assert!(!run.status.success() && String::from_utf8_lossy(&run.stderr).contains("--square-penalty -1 must be 0 or more"));
     assert!(!out.exists());
 }

@@ -25,7 +25,7 @@
 //! and added once.
 
 use crate::correction::StructureHasher;
-use crate::weights::{per_kind, scalar, PerKind, Scalar, Score, Weights};
+use crate::weights::{per_kind, scalar, Layout, PerKind, Scalar, Score, Weights};
 use protean_rules::betza::UNLIMITED;
 use protean_rules::variant::Role;
 use protean_rules::{Bitboard, Color, Position, Rules};
@@ -45,6 +45,11 @@ pub const ONE: i32 = 256;
 pub struct EvalTables<B> {
     /// Every term's weight, by `weights` index.
     weights: Vec<Score>,
+    /// Where the terms are in `weights`.
+    pub layout: Layout,
+    /// For each colour and cell: the square a piece there counts on for
+    /// its piece-square weight (see [`Layout`]).
+    squares: [Vec<usize>; 2],
     /// Each kind's value from how it moves (middle game): what exchanges
     /// and the game phase count, whatever the fitted weights say.
     values: Vec<i32>,
@@ -178,7 +183,8 @@ impl<B: Bitboard> EvalTables<B> {
             })
             .collect();
         let kinds: Vec<(Role, Score)> = rules.roles.iter().copied().zip(values.iter().copied()).collect();
-        let mut weights = Weights::parse(text, &rules.variant, Weights::defaults(&kinds))?.terms;
+        let layout = Layout::of(&rules.variant);
+        let mut weights = Weights::parse(text, &rules.variant, Weights::defaults(&kinds, layout.squares()))?.terms;
         // A kind a rule change redefined moves otherwise than the one its
         // weights were fitted for: it keeps the defaults of its new moves.
         let redefined: Vec<bool> = (0..rules.piece_types).map(|k| rules.original_betza.get(k) != Some(&rules.variant.pieces[k].betza)).collect();
@@ -186,6 +192,9 @@ impl<B: Bitboard> EvalTables<B> {
             if redefined[k] {
                 for (term, v) in PerKind::ALL.into_iter().zip(Weights::kind_defaults(role, value)) {
                     weights[per_kind(term, k)] = v;
+                }
+                for square in 0..layout.squares() {
+                    weights[layout.square(k, square)] = Score::default();
                 }
             }
         }
@@ -259,8 +268,11 @@ impl<B: Bitboard> EvalTables<B> {
                 })
                 .collect()
         });
+        let squares = Color::ALL.map(|color| (0..g.cells()).map(|c| layout.square_of(color, g.file(c), g.rank(c))).collect());
         Ok(EvalTables {
             weights,
+            layout,
+            squares,
             values,
             centrality,
             advancement,
@@ -293,6 +305,13 @@ impl<B: Bitboard> EvalTables<B> {
     #[inline]
     pub fn value(&self, kind: usize) -> i32 {
         self.values[kind]
+    }
+
+    /// Where the piece-square weight of a piece of `color` and `kind` on
+    /// `cell` is.
+    #[inline(always)]
+    fn piece_square(&self, color: Color, kind: usize, cell: usize) -> usize {
+        self.layout.square(kind, self.squares[color as usize][cell])
     }
 
     /// Every term's weight, by `weights` index.
@@ -350,6 +369,7 @@ fn pawn_structure<B: Bitboard, T: Terms>(pos: &Position<B>, t: &EvalTables<B>, u
         let mut centrality = 0;
         for cell in pieces.cells() {
             centrality += t.centrality[cell];
+            out.add(us, t.piece_square(us, kind, cell), ONE);
             let adv = t.advancement[us as usize][cell];
             out.add(us, scalar(Scalar::PawnAdvance), adv);
             if connected && (defended.has(cell) || (t.king_files[cell] & own_pawns & !B::cell(cell)).any()) {
@@ -422,6 +442,7 @@ fn side<B: Bitboard, T: Terms>(pos: &Position<B>, t: &EvalTables<B>, us: Color, 
         for cell in pieces.cells() {
             centrality += t.centrality[cell];
             advance += rank_advance[cell];
+            out.add(us, t.piece_square(us, kind, cell), ONE);
             if rules.roles[kind] == Role::Royal {
                 let shield = (t.king_ring[cell] & t.passed_span[us as usize][cell] & own_pawns).count() as i32;
                 out.add(us, scalar(Scalar::KingShield), shield * ONE);
@@ -745,6 +766,29 @@ mod tests {
             });
             // All the start's pieces on the board: the middle-game tempo.
             assert_eq!(score, tempo, "{variant}");
+        }
+    }
+
+    /// A piece-square weight counts for a piece of either colour on its
+    /// square, seen from the piece's side, on either wing.
+    #[test]
+    fn piece_square_weights_count_from_the_owners_side() {
+        let rules = AnyRules::by_name("standard").unwrap();
+        let layout = Layout::of(rules.variant());
+        let c3 = layout.square(1, layout.parse_square("c3").unwrap());
+        for (fen, sides) in [
+            ("4k3/8/8/8/8/2N5/8/4K3 w - - 0 1", [ONE, 0]),
+            ("4k3/8/8/8/8/5N2/8/4K3 w - - 0 1", [ONE, 0]),
+            ("4k3/8/5n2/8/8/8/8/4K3 w - - 0 1", [0, ONE]),
+            ("4k3/8/8/8/8/5n2/8/4K3 w - - 0 1", [0, 0]),
+        ] {
+            assert_eq!(counted_raw("standard", fen, c3), sides, "{fen}");
+            let pos = rules.from_fen(fen).unwrap();
+            let gain = protean_rules::with_position!(&pos, p => {
+                let weighted = EvalTables::with_weights(p.rules(), "square N c3 40 40").unwrap();
+                evaluate(p, &weighted) - evaluate(p, &EvalTables::with_weights(p.rules(), "").unwrap())
+            });
+            assert_eq!(gain, 40 * (sides[0] - sides[1]) / ONE, "{fen}");
         }
     }
 

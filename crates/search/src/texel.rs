@@ -21,7 +21,7 @@
 //! `DataSet::blend_scores`), as the strong engines' trainers do.
 
 use crate::evaluate::{terms, EvalTables, Terms, ONE};
-use crate::weights::{kind_of, scalar, Scalar, Score};
+use crate::weights::{scalar, Scalar, Score};
 use protean_rules::{Bitboard, Color, Position};
 
 /// The features of many positions, stored flat.
@@ -59,7 +59,7 @@ struct Recorded<'a, B> {
 impl<B: Bitboard> Terms for Recorded<'_, B> {
     fn add(&mut self, color: Color, index: usize, feature: i32) {
         let f = if color == Color::White { feature } else { -feature };
-        if kind_of(index).is_some_and(|k| self.tables.redefined[k]) {
+        if self.tables.layout.kind_of(index).is_some_and(|k| self.tables.redefined[k]) {
             let w = self.tables.weights()[index];
             self.fixed[0] += (w.mg * f) as f64 / ONE as f64;
             self.fixed[1] += (w.eg * f) as f64 / ONE as f64;
@@ -164,16 +164,30 @@ pub struct Fit {
     pub end_loss: (f64, f64),
 }
 
+/// What the fit does with one term's weight.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub enum Freedom {
+    #[default]
+    Free,
+    /// The weight keeps its starting value.
+    Held,
+    /// The fit pays this much times the weight's square (in centipawns)
+    /// on top of the loss: a weight the data barely support stays near
+    /// zero. Many weights each seen in few games (piece-square weights)
+    /// otherwise learn the games instead of the game.
+    Penalised(f64),
+}
+
 /// Fits every weight to the data by `epochs` steps of Adam, starting from
-/// `start`, but those `held` (by term index) keep their starting value;
+/// `start`, each as `freedom` (by term index; `Free` past its end) says;
 /// `progress` hears each epoch's number and fitted loss.
-pub fn fit(data: &DataSet, start: &[Score], held: &[bool], epochs: usize, progress: impl FnMut(usize, f64)) -> Fit {
+pub fn fit(data: &DataSet, start: &[Score], freedom: &[Freedom], epochs: usize, progress: impl FnMut(usize, f64)) -> Fit {
     let w: Vec<[f64; 2]> = start.iter().map(|s| [s.mg as f64, s.eg as f64]).collect();
-    fit_with_k(data, start, held, fit_k(data, &w), epochs, progress)
+    fit_with_k(data, start, freedom, fit_k(data, &w), epochs, progress)
 }
 
 /// `fit` under a K given.
-fn fit_with_k(data: &DataSet, start: &[Score], held: &[bool], k: f64, epochs: usize, mut progress: impl FnMut(usize, f64)) -> Fit {
+fn fit_with_k(data: &DataSet, start: &[Score], freedom: &[Freedom], k: f64, epochs: usize, mut progress: impl FnMut(usize, f64)) -> Fit {
     let mut w: Vec<[f64; 2]> = start.iter().map(|s| [s.mg as f64, s.eg as f64]).collect();
     let losses = |w: &[[f64; 2]]| (data.loss(w, k, |i| !held_out(i)), data.loss(w, k, held_out));
     let start_loss = losses(&w);
@@ -196,9 +210,14 @@ fn fit_with_k(data: &DataSet, start: &[Score], held: &[bool], k: f64, epochs: us
             }
             n += 1;
         }
-        for (j, g) in grad.iter().enumerate().filter(|&(j, _)| !held.get(j).copied().unwrap_or(false)) {
+        for (j, g) in grad.iter().enumerate() {
+            let penalty = match freedom.get(j).copied().unwrap_or_default() {
+                Freedom::Held => continue,
+                Freedom::Free => 0.0,
+                Freedom::Penalised(p) => p,
+            };
             for phase in 0..2 {
-                let g = g[phase] / n.max(1) as f64;
+                let g = g[phase] / n.max(1) as f64 + 2.0 * penalty * w[j][phase];
                 m[j][phase] = beta1 * m[j][phase] + (1.0 - beta1) * g;
                 v[j][phase] = beta2 * v[j][phase] + (1.0 - beta2) * g * g;
                 let m_hat = m[j][phase] / (1.0 - beta1.powi(epoch as i32));
@@ -263,6 +282,7 @@ mod tests {
             // Under rule changes, the redefined kinds' terms are the fixed part.
             ("flexichess", "rnbqkbnr/1ppppppp/p7/8/2P5/8/PP1PPPPP/RNBQKBNR w KQkq - 3 5 N=D,R=Q,Q=N"),
             ("perfect", &AnyRules::by_name("perfect").unwrap().start().fen()),
+            ("perfect", "1rb1kqb1r/p1qpp1pp1/5pn2/Ppn5p/1N7/3PP2PP/3Q2N2/2P2PP2/R1BQK1BR1 w Qk - 1 11"),
         ] {
             let rules = AnyRules::by_name(variant).unwrap();
             let pos = rules.from_fen(fen).unwrap();
@@ -306,11 +326,17 @@ mod tests {
         assert!(fit.end_loss.0 < fit.start_loss.0, "{fit:?}");
         // Held, the knight's value stays where it started, and the fit
         // moves only the other weights.
-        let mut held = vec![false; start.len()];
-        held[per_kind(PerKind::Value, 1)] = true;
+        let mut held = vec![Freedom::Free; start.len()];
+        held[per_kind(PerKind::Value, 1)] = Freedom::Held;
         let held_fit = fit_with_k(&data, &start, &held, 1.0, 800, |_, _| {});
         assert_eq!(held_fit.weights[per_kind(PerKind::Value, 1)], Score::new(50, 50));
         assert!(held_fit.weights != start && held_fit.end_loss.0 < held_fit.start_loss.0, "{held_fit:?}");
+        // Penalised, it ends nearer zero than free.
+        let mut penalised = vec![Freedom::Free; start.len()];
+        penalised[per_kind(PerKind::Value, 1)] = Freedom::Penalised(1e-6);
+        let penalised_fit = fit_with_k(&data, &start, &penalised, 1.0, 800, |_, _| {});
+        let knight = |fit: &Fit| fit.weights[per_kind(PerKind::Value, 1)].mg;
+        assert!(knight(&penalised_fit) < knight(&fit) - 20 && knight(&penalised_fit) >= 0, "{} against {}", knight(&penalised_fit), knight(&fit));
         let w: Vec<[f64; 2]> = fit.weights.iter().map(|s| [s.mg as f64, s.eg as f64]).collect();
         let knight_up = data.evaluate(0, &w) - data.evaluate(19, &w);
         // The knight's positions score 15.5 of 17: the value that predicts

@@ -19,9 +19,11 @@
 //! mobility N 5 3       # per cell the piece reaches
 //! centre K -8 8        # per step nearer the centre
 //! passed 10 20         # a term of the whole position
+//! square N b3 -12 4    # per piece of a kind on a square (see `Layout`)
 //! ```
 
 use protean_rules::variant::{Role, Variant};
+use protean_rules::Color;
 use std::fmt::Write;
 
 /// A middle-game and an end-game value.
@@ -243,8 +245,7 @@ impl PerKind {
     }
 }
 
-/// Where a term's weight is in a [`Weights`] list: the scalars first,
-/// then four per kind.
+/// Where a term's weight is in a [`Weights`] list (see [`Layout`]).
 #[inline(always)]
 pub const fn scalar(s: Scalar) -> usize {
     s as usize
@@ -253,12 +254,88 @@ pub const fn scalar(s: Scalar) -> usize {
 pub const fn per_kind(term: PerKind, kind: usize) -> usize {
     Scalar::ALL.len() + kind * PerKind::ALL.len() + term as usize
 }
-/// The kind a per-kind term's index belongs to; `None` for a scalar.
-#[inline(always)]
-pub const fn kind_of(index: usize) -> Option<usize> {
-    match index.checked_sub(Scalar::ALL.len()) {
-        Some(i) => Some(i / PerKind::ALL.len()),
-        None => None,
+/// Where every term of a variant sits in a [`Weights`] list: the scalars,
+/// four per kind, then the piece-square terms, one per kind and square.
+///
+/// A piece-square term weighs a piece of a kind for the cell it stands
+/// on, seen from its owner's side. On a board with ranks the files fold
+/// in two (a knight on g3 counts as one on b3): both wings weigh alike,
+/// and half the weights need half the data. A board of one rank
+/// (One-dimensional chess) has its two sides at its two ends: it does not
+/// fold, and Black's files are counted from the other end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Layout {
+    kinds: usize,
+    width: usize,
+    height: usize,
+}
+
+impl Layout {
+    pub fn of(variant: &Variant) -> Layout {
+        let g = variant.geometry;
+        Layout { kinds: variant.pieces.len(), width: g.width(), height: g.height() }
+    }
+
+    fn one_rank(self) -> bool {
+        self.height == 1
+    }
+
+    /// Files of the squares (the folded board's width).
+    fn files(self) -> usize {
+        if self.one_rank() { self.width } else { self.width.div_ceil(2) }
+    }
+
+    /// Squares per kind.
+    pub fn squares(self) -> usize {
+        self.files() * self.height
+    }
+
+    /// How many terms (weights) the variant has.
+    pub fn terms(self) -> usize {
+        Scalar::ALL.len() + self.kinds * (PerKind::ALL.len() + self.squares())
+    }
+
+    /// Where the piece-square weight of `kind` on `square` is.
+    #[inline(always)]
+    pub fn square(self, kind: usize, square: usize) -> usize {
+        Scalar::ALL.len() + self.kinds * PerKind::ALL.len() + kind * self.squares() + square
+    }
+
+    /// The square of a piece of `color` on `cell` (file and rank indices).
+    pub fn square_of(self, color: Color, file: usize, rank: usize) -> usize {
+        let white = color == Color::White;
+        if self.one_rank() {
+            return if white { file } else { self.width - 1 - file };
+        }
+        let rank = if white { rank } else { self.height - 1 - rank };
+        rank * self.files() + file.min(self.width - 1 - file)
+    }
+
+    /// The kind a per-kind or piece-square term's index belongs to;
+    /// `None` for a scalar.
+    pub fn kind_of(self, index: usize) -> Option<usize> {
+        let per_kind_end = Scalar::ALL.len() + self.kinds * PerKind::ALL.len();
+        if index < Scalar::ALL.len() {
+            None
+        } else if index < per_kind_end {
+            Some((index - Scalar::ALL.len()) / PerKind::ALL.len())
+        } else {
+            Some((index - per_kind_end) / self.squares())
+        }
+    }
+
+    /// A square's name as White sees it: `b3`.
+    pub fn square_name(self, square: usize) -> String {
+        let (file, rank) = (square % self.files(), square / self.files());
+        format!("{}{}", (b'a' + file as u8) as char, rank + 1)
+    }
+
+    /// The square `square_name` calls `name`.
+    pub fn parse_square(self, name: &str) -> Option<usize> {
+        let mut chars = name.chars();
+        let file = (chars.next()? as usize).checked_sub('a' as usize)?;
+        let rank = chars.as_str().parse::<usize>().ok()?.checked_sub(1)?;
+        (file < self.files() && rank < self.height).then(|| rank * self.files() + file)
     }
 }
 
@@ -282,6 +359,9 @@ impl std::fmt::Display for WeightsError {
 }
 impl std::error::Error for WeightsError {}
 
+/// What a weights file calls a piece-square term: `square N b3 -12 4`.
+pub const SQUARE: &str = "square";
+
 /// The largest weight a file may give: features reach a few thousand, so
 /// sums stay far from overflow.
 pub const MAX_WEIGHT: i32 = 10_000;
@@ -291,12 +371,14 @@ const BUILT_IN: &[(&str, &str)] = include!(concat!(env!("OUT_DIR"), "/weight_fil
 
 impl Weights {
     /// The hand-set weights, with `kinds` giving each kind's role and
-    /// material value.
-    pub fn defaults(kinds: &[(Role, Score)]) -> Weights {
+    /// material value; no piece-square weights (`squares` of them per
+    /// kind) until a fit gives them.
+    pub fn defaults(kinds: &[(Role, Score)], squares: usize) -> Weights {
         let mut terms: Vec<Score> = Scalar::ALL.iter().map(|s| s.default()).collect();
         for &(role, value) in kinds {
             terms.extend(Weights::kind_defaults(role, value));
         }
+        terms.extend(std::iter::repeat_n(Score::default(), kinds.len() * squares));
         Weights { terms }
     }
 
@@ -322,20 +404,28 @@ impl Weights {
     /// kinds by their letters.
     pub fn parse(text: &str, variant: &Variant, base: Weights) -> Result<Weights, WeightsError> {
         let mut w = base;
+        let layout = Layout::of(variant);
         for (i, raw) in text.lines().enumerate() {
             let error = |reason: String| WeightsError { line: i + 1, reason };
             let words: Vec<&str> = raw.split('#').next().unwrap_or("").split_whitespace().collect();
             if words.is_empty() {
                 continue;
             }
-            let (index, numbers) = if let Some(term) = PerKind::by_name(words[0]) {
+            let kind = || {
                 let letter = words.get(1).ok_or_else(|| error(format!("{} needs a piece letter", words[0])))?;
-                let kind = variant
+                variant
                     .pieces
                     .iter()
                     .position(|p| p.letter.to_string().eq_ignore_ascii_case(letter))
-                    .ok_or_else(|| error(format!("no piece {letter} in {}", variant.name)))?;
-                (per_kind(term, kind), &words[2..])
+                    .ok_or_else(|| error(format!("no piece {letter} in {}", variant.name)))
+            };
+            let (index, numbers) = if let Some(term) = PerKind::by_name(words[0]) {
+                (per_kind(term, kind()?), &words[2..])
+            } else if words[0] == SQUARE {
+                let kind = kind()?;
+                let name = words.get(2).ok_or_else(|| error("square needs a piece letter and a square (b3)".into()))?;
+                let square = layout.parse_square(name).ok_or_else(|| error(format!("no square {name} on a board folded to {} files and {} ranks", layout.files(), layout.height)))?;
+                (layout.square(kind, square), &words[3..])
             } else if let Some(s) = Scalar::by_name(words[0]) {
                 (scalar(s), &words[1..])
             } else {
@@ -363,6 +453,15 @@ impl Weights {
                 let _ = writeln!(out, "{} {} {} {}", term.name(), piece.letter.to_ascii_uppercase(), v.mg, v.eg);
             }
         }
+        let layout = Layout::of(variant);
+        for (kind, piece) in variant.pieces.iter().enumerate() {
+            for square in 0..layout.squares() {
+                let v = self.terms[layout.square(kind, square)];
+                if v != Score::default() {
+                    let _ = writeln!(out, "{SQUARE} {} {} {} {}", piece.letter.to_ascii_uppercase(), layout.square_name(square), v.mg, v.eg);
+                }
+            }
+        }
         out
     }
 }
@@ -379,24 +478,26 @@ mod tests {
     #[test]
     fn a_file_reads_back_what_it_wrote() {
         let v = variant("perfect");
-        let mut w = Weights::defaults(&vec![(Role::Other, Score::new(100, 120)); v.pieces.len()]);
+        let mut w = Weights::defaults(&vec![(Role::Other, Score::new(100, 120)); v.pieces.len()], Layout::of(&v).squares());
         for (i, s) in w.terms.iter_mut().enumerate() {
             *s = Score::new(i as i32 * 3 - 20, 7 - i as i32);
         }
         let text = w.to_text(&v);
-        assert_eq!(Weights::parse(&text, &v, Weights::defaults(&vec![(Role::Other, Score::default()); v.pieces.len()])), Ok(w));
+        assert_eq!(Weights::parse(&text, &v, Weights::defaults(&vec![(Role::Other, Score::default()); v.pieces.len()], Layout::of(&v).squares())), Ok(w));
     }
 
     #[test]
     fn mistakes_are_named_with_their_line() {
         let v = variant("standard");
-        let base = Weights::defaults(&vec![(Role::Other, Score::default()); v.pieces.len()]);
+        let base = Weights::defaults(&vec![(Role::Other, Score::default()); v.pieces.len()], Layout::of(&v).squares());
         for (text, needle) in [
             ("tempo 1 2\nspeed 3 4", "line 2: unknown term speed"),
             ("value Z 1 2", "no piece Z"),
             ("passed 1", "needs two whole numbers"),
             ("passed 1 x", "not a weight: x"),
             ("mobility", "needs a piece letter"),
+            ("square N f3 1 2", "no square f3"),
+            ("square N", "needs a piece letter and a square"),
         ] {
             let e = Weights::parse(text, &v, base.clone()).unwrap_err().to_string();
             assert!(e.contains(needle), "{text:?}: {e}");
@@ -404,10 +505,43 @@ mod tests {
     }
 
     #[test]
+    fn squares_are_seen_from_their_owners_side_and_fold_the_wings() {
+        let standard = Layout::of(&variant("standard"));
+        assert_eq!(standard.squares(), 4 * 8);
+        // White's b3 is Black's b6, and g3 on the other wing folds onto it.
+        let b3 = standard.square_of(Color::White, 1, 2);
+        assert_eq!(standard.square_name(b3), "b3");
+        assert_eq!(standard.square_of(Color::Black, 1, 5), b3);
+        assert_eq!(standard.square_of(Color::White, 6, 2), b3);
+        assert_ne!(standard.square_of(Color::White, 1, 5), b3);
+        // Nine files fold onto five, the e-file on itself.
+        let perfect = Layout::of(&variant("perfect"));
+        assert_eq!(perfect.squares(), 5 * 9);
+        assert_eq!(perfect.square_name(perfect.square_of(Color::Black, 4, 8)), "e1");
+        // One rank: its ends are the two sides, and nothing folds.
+        let onedim = Layout::of(&variant("onedim"));
+        assert_eq!(onedim.squares(), 16);
+        assert_eq!(onedim.square_of(Color::Black, 13, 0), onedim.square_of(Color::White, 2, 0));
+        assert_ne!(onedim.square_of(Color::White, 13, 0), onedim.square_of(Color::White, 2, 0));
+        for layout in [standard, perfect, onedim] {
+            for square in 0..layout.squares() {
+                assert_eq!(layout.parse_square(&layout.square_name(square)), Some(square));
+            }
+            // The piece-square terms come last, by kind.
+            assert_eq!(layout.kind_of(layout.square(3, 7)), Some(3));
+            assert_eq!(layout.kind_of(per_kind(PerKind::Centre, 2)), Some(2));
+            assert_eq!(layout.kind_of(scalar(Scalar::Tempo)), None);
+            assert_eq!(layout.square(layout.kinds - 1, layout.squares() - 1) + 1, layout.terms());
+        }
+        assert_eq!(perfect.parse_square("f1"), None);
+        assert_eq!(onedim.parse_square("p2"), None);
+    }
+
+    #[test]
     fn every_built_in_file_reads() {
         for (name, text) in BUILT_IN {
             let v = variant(name);
-            let base = Weights::defaults(&vec![(Role::Other, Score::default()); v.pieces.len()]);
+            let base = Weights::defaults(&vec![(Role::Other, Score::default()); v.pieces.len()], Layout::of(&v).squares());
             if let Err(e) = Weights::parse(text, &v, base) {
                 panic!("weights/{name}.txt: {e}");
             }
