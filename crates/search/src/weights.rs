@@ -523,7 +523,7 @@ mod tests {
         assert_eq!(onedim.squares(), 16);
         assert_eq!(onedim.square_of(Color::Black, 13, 0), onedim.square_of(Color::White, 2, 0));
         assert_ne!(onedim.square_of(Color::White, 13, 0), onedim.square_of(Color::White, 2, 0));
-        for layout in [standard, perfect, onedim] {
+        for layout in [standard, perfect, onedim, Layout::of(&variant("beyond"))] {
             for square in 0..layout.squares() {
                 assert_eq!(layout.parse_square(&layout.square_name(square)), Some(square));
             }
