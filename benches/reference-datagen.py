@@ -18,6 +18,12 @@ blends the scores into its targets if asked.
 
     benches/reference-datagen.py --variant perfect --games 3000 --out perfect.txt
         [--engine PATH] [--nodes 5000] [--random-plies 6] [--concurrency 2] [--seed 1]
+    benches/reference-datagen.py --variant standard --rescore OLD.txt --out NEW.txt
+
+--rescore reads data already made (datagen's, or this script's without
+scores) and writes each line with the engine's score of its position
+after it, searched afresh at --nodes, in the same order; a line whose
+position the engine sees a mate in keeps no score.
 
 The engine: Fairy-Stockfish for Perfect Chess (target/fairy-stockfish,
 which benches/perfect-vs-fairy builds), with engine-tests/reference/
@@ -173,11 +179,35 @@ def one_game(game):
     return [f"{fen} [{result:.1f}] {score}" for fen, score in kept], how
 
 
+def score_line(line):
+    """`line` (`FEN [result]`, perhaps with a score already) with the
+    engine's score of its position for White after the result; no score
+    where the engine sees a mate."""
+    head = line[: line.index("]", line.rfind("[")) + 1]
+    fen = head[: head.rfind("[")].strip()
+    _, (kind, value) = ENGINE.best(fen, [], ARGS.nodes)
+    if kind != "cp":
+        return head
+    return f"{head} {value if fen.split()[1] == 'w' else -value}"
+
+
+def rescore(args, pool):
+    lines = [line.strip() for line in Path(args.rescore).read_text().splitlines() if line.strip()]
+    scored = 0
+    with open(args.out, "w") as out:
+        for done, line in enumerate(pool.imap(score_line, lines, chunksize=64), 1):
+            out.write(line + "\n")
+            scored += not line.endswith("]")
+            if done % max(1, len(lines) // 10) == 0 or done == len(lines):
+                print(f"{done}/{len(lines)} positions, {scored} scored", file=sys.stderr, flush=True)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--variant", choices=sorted(VARIANTS), required=True)
     parser.add_argument("--engine", help="the reference engine (default: Fairy-Stockfish for perfect, Stockfish for standard)")
-    parser.add_argument("--games", type=int, required=True)
+    parser.add_argument("--games", type=int)
+    parser.add_argument("--rescore", help="score the positions of this data file instead of playing games")
     parser.add_argument("--nodes", type=int, default=5000)
     parser.add_argument("--random-plies", type=int, default=6)
     parser.add_argument("--max-plies", type=int, default=400)
@@ -189,6 +219,14 @@ def main():
     args.engine = args.engine or str(VARIANTS[args.variant][2])
     if not Path(args.engine).exists():
         sys.exit(f"no engine at {args.engine} (benches/perfect-vs-fairy builds Fairy-Stockfish; apt-get install stockfish)")
+    if (args.games is None) == (args.rescore is None):
+        sys.exit("give --games N to play games, or --rescore FILE to score a data file's positions")
+    if args.rescore:
+        if not Path(args.rescore).exists():
+            sys.exit(f"--rescore: no file {args.rescore}")
+        with multiprocessing.Pool(args.concurrency, start_worker, (args,)) as pool:
+            rescore(args, pool)
+        return
     endings = collections.Counter()
     positions = 0
     with open(args.out, "w") as out, multiprocessing.Pool(args.concurrency, start_worker, (args,)) as pool:

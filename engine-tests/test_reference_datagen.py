@@ -37,3 +37,29 @@ def test_stockfish_games_are_data_protean_tune_reads(tmp_path):
     assert f"{len(lines)} positions" in tune.stderr
     assert f"for the {len(lines)} positions that have one" in tune.stderr
     assert "value N" in weights.read_text()
+
+
+def test_rescoring_gives_each_position_stockfishs_score_for_white(tmp_path):
+    """--rescore keeps each line and its order, and adds Stockfish's score
+    for White whichever side is to move: White a queen up scores high
+    with White or Black to move, Black a queen up low."""
+    lines = [
+        "4k3/8/8/8/8/8/3Q4/4K3 w - - 0 1 [1.0]",
+        "4k3/8/8/8/8/8/3Q4/4K3 b - - 0 1 [1.0] 12",
+        "4k3/3q4/8/8/8/8/8/4K3 w - - 0 1 [0.0]",
+    ]
+    old, new = tmp_path / "old.txt", tmp_path / "new.txt"
+    old.write_text("\n".join(lines) + "\n")
+    run = subprocess.run(
+        [sys.executable, str(SCRIPT), "--variant", "standard", "--engine", ref.stockfish_binary(),
+         "--rescore", str(old), "--nodes", "500", "--concurrency", "2", "--out", str(new)],
+        capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert "3/3 positions, 3 scored" in run.stderr
+    scored = new.read_text().splitlines()
+    assert [line.rsplit("]", 1)[0] for line in scored] == [line.rsplit("]", 1)[0] for line in lines]
+    scores = [int(line.rsplit("] ", 1)[1]) for line in scored]
+    assert scores[0] > 500 and scores[1] > 500 and scores[2] < -500, scores
+    neither = subprocess.run([sys.executable, str(SCRIPT), "--variant", "standard", "--engine", ref.stockfish_binary(),
+                              "--out", str(new)], capture_output=True, text=True, timeout=60)
+    assert neither.returncode != 0 and "--games N" in neither.stderr
