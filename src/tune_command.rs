@@ -66,11 +66,8 @@ pub struct TuneArgs {
 fn freedoms(args: &TuneArgs, variant: &Variant) -> Result<Vec<Freedom>, String> {
     let layout = Layout::of(variant);
     let kinds = variant.pieces.len();
-    let squares = |kind| (0..layout.squares()).map(move |square| layout.square(kind, square));
     let mut freedom = vec![Freedom::Free; layout.terms()];
-    for kind in 0..kinds {
-        squares(kind).for_each(|i| freedom[i] = Freedom::Penalised(args.square_penalty));
-    }
+    freedom[layout.square_terms()].fill(Freedom::Penalised(args.square_penalty));
     for name in &args.hold {
         if let Some(s) = Scalar::by_name(name) {
             freedom[scalar(s)] = Freedom::Held;
@@ -79,9 +76,7 @@ fn freedoms(args: &TuneArgs, variant: &Variant) -> Result<Vec<Freedom>, String> 
                 freedom[per_kind(term, kind)] = Freedom::Held;
             }
         } else if name == SQUARE {
-            for kind in 0..kinds {
-                squares(kind).for_each(|i| freedom[i] = Freedom::Held);
-            }
+            freedom[layout.square_terms()].fill(Freedom::Held);
         } else {
             return Err(format!("--hold: no term {name}"));
         }

@@ -45,7 +45,7 @@ fn every_variant_fits_a_file_the_evaluation_reads() {
         let start = Weights::parse(Weights::built_in(&v.name).unwrap_or(""), &v, zero).unwrap();
         let moved = read.terms.iter().zip(&start.terms).filter(|(a, b)| a != b).count();
         assert!(moved > 0, "{variant}: nothing was fitted");
-        let squares_moved = (0..v.pieces.len()).flat_map(|k| (0..layout.squares()).map(move |sq| layout.square(k, sq))).filter(|&i| read.terms[i] != start.terms[i]).count();
+        let squares_moved = layout.square_terms().filter(|&i| read.terms[i] != start.terms[i]).count();
         assert!(squares_moved > 0, "{variant}: no piece-square weight was fitted");
         // Held terms keep their starting weights: every kind's value,
         // every piece-square weight and the tempo.
@@ -59,7 +59,7 @@ fn every_variant_fits_a_file_the_evaluation_reads() {
         let initial = protean_rules::with_position!(&pos, p => EvalTables::new(p.rules()).weights().to_vec());
         let tempo = scalar(Scalar::Tempo);
         for (i, (h, s)) in held.terms.iter().zip(&initial).enumerate() {
-            if i == tempo || (0..v.pieces.len()).any(|k| i == per_kind(PerKind::Value, k) || (0..layout.squares()).any(|sq| i == layout.square(k, sq))) {
+            if i == tempo || layout.square_terms().contains(&i) || (0..v.pieces.len()).any(|k| i == per_kind(PerKind::Value, k)) {
                 assert_eq!(h, s, "{variant}: term {i} was held");
             }
         }

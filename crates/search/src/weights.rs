@@ -298,7 +298,12 @@ impl Layout {
     /// Where the piece-square weight of `kind` on `square` is.
     #[inline(always)]
     pub fn square(self, kind: usize, square: usize) -> usize {
-        Scalar::ALL.len() + self.kinds * PerKind::ALL.len() + kind * self.squares() + square
+        self.square_terms().start + kind * self.squares() + square
+    }
+
+    /// Where every piece-square weight is: after all the others.
+    pub fn square_terms(self) -> std::ops::Range<usize> {
+        Scalar::ALL.len() + self.kinds * PerKind::ALL.len()..self.terms()
     }
 
     /// The square of a piece of `color` on `cell` (file and rank indices).
@@ -314,13 +319,13 @@ impl Layout {
     /// The kind a per-kind or piece-square term's index belongs to;
     /// `None` for a scalar.
     pub fn kind_of(self, index: usize) -> Option<usize> {
-        let per_kind_end = Scalar::ALL.len() + self.kinds * PerKind::ALL.len();
+        let squares_start = self.square_terms().start;
         if index < Scalar::ALL.len() {
             None
-        } else if index < per_kind_end {
+        } else if index < squares_start {
             Some((index - Scalar::ALL.len()) / PerKind::ALL.len())
         } else {
-            Some((index - per_kind_end) / self.squares())
+            Some((index - squares_start) / self.squares())
         }
     }
 
@@ -532,6 +537,7 @@ mod tests {
             assert_eq!(layout.kind_of(per_kind(PerKind::Centre, 2)), Some(2));
             assert_eq!(layout.kind_of(scalar(Scalar::Tempo)), None);
             assert_eq!(layout.square(layout.kinds - 1, layout.squares() - 1) + 1, layout.terms());
+            assert_eq!(layout.square_terms().len(), layout.kinds * layout.squares());
         }
         assert_eq!(perfect.parse_square("f1"), None);
         assert_eq!(onedim.parse_square("p2"), None);
