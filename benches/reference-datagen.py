@@ -188,7 +188,7 @@ def score_line(line):
     _, (kind, value) = ENGINE.best(fen, [], ARGS.nodes)
     if kind != "cp":
         return head
-    return f"{head} {value if fen.split()[1] == 'w' else -value}"
+    return f"{head} {value if white_to_move(fen, []) else -value}"
 
 
 def rescore(args, pool):

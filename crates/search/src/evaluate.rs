@@ -47,9 +47,12 @@ pub struct EvalTables<B> {
     weights: Vec<Score>,
     /// Where the terms are in `weights`.
     pub layout: Layout,
-    /// For each colour and cell: the square a piece there counts on for
-    /// its piece-square weight (see [`Layout`]).
-    squares: [Vec<usize>; 2],
+    /// For each colour and cell: where the piece-square weight of a
+    /// piece of the first kind there is (see [`Layout`]); a later kind's
+    /// is `squares_per_kind` further on each kind. Kept whole so that the
+    /// evaluation adds, not computes the layout, per piece.
+    piece_squares: [Vec<usize>; 2],
+    squares_per_kind: usize,
     /// Each kind's value from how it moves (middle game): what exchanges
     /// and the game phase count, whatever the fitted weights say.
     values: Vec<i32>,
@@ -268,11 +271,12 @@ impl<B: Bitboard> EvalTables<B> {
                 })
                 .collect()
         });
-        let squares = Color::ALL.map(|color| (0..g.cells()).map(|c| layout.square_of(color, g.file(c), g.rank(c))).collect());
+        let piece_squares = Color::ALL.map(|color| (0..g.cells()).map(|c| layout.square(0, layout.square_of(color, g.file(c), g.rank(c)))).collect());
         Ok(EvalTables {
             weights,
             layout,
-            squares,
+            piece_squares,
+            squares_per_kind: layout.squares(),
             values,
             centrality,
             advancement,
@@ -311,7 +315,7 @@ impl<B: Bitboard> EvalTables<B> {
     /// `cell` is.
     #[inline(always)]
     fn piece_square(&self, color: Color, kind: usize, cell: usize) -> usize {
-        self.layout.square(kind, self.squares[color as usize][cell])
+        self.piece_squares[color as usize][cell] + kind * self.squares_per_kind
     }
 
     /// Every term's weight, by `weights` index.

@@ -298,12 +298,16 @@ impl Layout {
     /// Where the piece-square weight of `kind` on `square` is.
     #[inline(always)]
     pub fn square(self, kind: usize, square: usize) -> usize {
-        self.square_terms().start + kind * self.squares() + square
+        self.squares_start() + kind * self.squares() + square
     }
 
     /// Where every piece-square weight is: after all the others.
     pub fn square_terms(self) -> std::ops::Range<usize> {
-        Scalar::ALL.len() + self.kinds * PerKind::ALL.len()..self.terms()
+        self.squares_start()..self.terms()
+    }
+
+    fn squares_start(self) -> usize {
+        Scalar::ALL.len() + self.kinds * PerKind::ALL.len()
     }
 
     /// The square of a piece of `color` on `cell` (file and rank indices).
@@ -319,7 +323,7 @@ impl Layout {
     /// The kind a per-kind or piece-square term's index belongs to;
     /// `None` for a scalar.
     pub fn kind_of(self, index: usize) -> Option<usize> {
-        let squares_start = self.square_terms().start;
+        let squares_start = self.squares_start();
         if index < Scalar::ALL.len() {
             None
         } else if index < squares_start {
