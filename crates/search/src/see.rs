@@ -56,3 +56,35 @@ pub fn see<B: Bitboard>(pos: &Position<B>, m: Move, t: &EvalTables<B>) -> i32 {
     }
     gain[0]
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use protean_rules::AnyRules;
+
+    /// `see` of White's move `text` in a standard position, and the
+    /// knight's and the pawn's values.
+    fn exchange(fen: &str, text: &str) -> (i32, i32, i32) {
+        let mut pos = AnyRules::by_name("standard").unwrap().from_fen(fen).unwrap();
+        let m = pos.parse_move(text).unwrap();
+        protean_rules::with_position!(&pos, p => {
+            let t = EvalTables::new(p.rules());
+            (see(p, m, &t), t.value(1), t.value(0))
+        })
+    }
+
+    #[test]
+    fn exchanges_count_recaptures_and_stop_when_they_lose() {
+        // The knight takes a pawn that a pawn defends: a knight for a pawn.
+        let (s, knight, pawn) = exchange("4k3/8/3p4/4p3/8/3N4/8/4K3 w - - 0 1", "d3e5");
+        assert_eq!(s, pawn - knight);
+        // Undefended: the pawn, whole.
+        assert_eq!(exchange("4k3/8/8/4p3/8/3N4/8/4K3 w - - 0 1", "d3e5").0, pawn);
+        // A rook on the file joins in: the knight is lost for a pawn, then
+        // the rook wins back the pawn that took it.
+        let (s, ..) = exchange("4k3/8/3p4/4p3/8/3N4/8/4R1K1 w - - 0 1", "d3e5");
+        assert_eq!(s, pawn - knight + pawn);
+        // A quiet move exchanges nothing.
+        assert_eq!(exchange("4k3/8/3p4/8/8/3N4/8/4K3 w - - 0 1", "d3e5").0, 0);
+    }
+}
