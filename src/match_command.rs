@@ -15,10 +15,9 @@
 //! its remaining games).
 
 use crate::engine_process::{parse_tc, EngineProcess, Failure, Proto, SearchLimit};
-use crate::match_stats::{elo_with_margin, los, sprt_bounds, sprt_llr, Pentanomial};
+use crate::match_stats::{elo_with_margin, los, sprt_bounds, sprt_llr, Tally};
 use protean_rules::notation::castling_in_san;
 use protean_rules::{AnyPosition, AnyRules, Color, Outcome};
-use std::collections::HashMap;
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc};
@@ -78,6 +77,8 @@ struct Config {
     recover: bool,
     sprt: Option<Sprt>,
     rating_interval: usize,
+    /// A PGN of an earlier run of this match whose games count.
+    resume: Option<std::path::PathBuf>,
 }
 
 /// One finished game.
@@ -155,6 +156,7 @@ fn parse_args(args: &[String]) -> Result<Config, String> {
         recover: false,
         sprt: None,
         rating_interval: 10,
+        resume: None,
     };
     let (mut games, mut rounds) = (1usize, 1usize);
     let (mut opening_file, mut format, mut order, mut plies) = (None, "epd".to_string(), "sequential".to_string(), usize::MAX);
@@ -181,6 +183,7 @@ fn parse_args(args: &[String]) -> Result<Config, String> {
             "recover" => cfg.recover = true,
             "concurrency" => cfg.concurrency = number::<usize>(&single(name, values)?, "-concurrency")?.max(1),
             "pgnout" => cfg.pgnout = Some(single(name, values)?.into()),
+            "resume" => cfg.resume = Some(single(name, values)?.into()),
             "maxmoves" => cfg.max_moves = Some(number(&single(name, values)?, "-maxmoves")?),
             "ratinginterval" => cfg.rating_interval = number(&single(name, values)?, "-ratinginterval")?,
             "openings" => {
@@ -310,7 +313,7 @@ fn read_openings(rules: &AnyRules, file: &str, format: &str, plies: usize) -> Re
         }
         "pgn" => {
             for (i, game) in crate::pgn::games(&text).into_iter().enumerate() {
-                let mut pos = match &game.fen {
+                let mut pos = match game.fen() {
                     Some(f) => rules.from_fen(f).map_err(|e| format!("{file}: game {}: {e}", i + 1))?,
                     None => rules.start(),
                 };
@@ -318,7 +321,7 @@ fn read_openings(rules: &AnyRules, file: &str, format: &str, plies: usize) -> Re
                 for san in game.moves.iter().take(plies) {
                     moves.push(pos.play_san(san).map_err(|e| format!("{file}: game {}: {e}", i + 1))?);
                 }
-                out.push(Opening { fen: game.fen, moves });
+                out.push(Opening { fen: game.fen().map(str::to_string), moves });
             }
         }
         _ => return Err(format!("-openings: format '{format}' is neither epd nor pgn")),
@@ -345,7 +348,9 @@ match options:
   -repeat                   each opening twice, colours swapped
   -concurrency N            games at once
   -openings file=F format=epd|pgn order=random|sequential plies=N
-  -pgnout FILE
+  -pgnout FILE              (appended to with -resume)
+  -resume FILE              count the games of FILE, an earlier -pgnout of
+                            this match, and play on after them
   -draw movenumber=N movecount=N score=CP
   -resign movecount=N score=CP [twosided=true]
   -maxmoves N               draw at that move number
@@ -360,13 +365,30 @@ pub fn run(args: &[String]) -> Result<(), String> {
         return Ok(());
     }
     let cfg = Arc::new(parse_args(args)?);
+    let names = [cfg.engines[0].name.clone(), cfg.engines[1].name.clone()];
+    let mut tally = Tally::default();
+    let mut first_number = 0;
+    if let Some(path) = &cfg.resume {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let earlier = earlier_games(&text, &names).map_err(|e| format!("{}: {e}", path.display()))?;
+        for &(number, points) in &earlier.games {
+            tally.add(number, points);
+        }
+        first_number = earlier.next;
+        println!(
+            "Resuming from {}: {} games counted, {} left out (their partners had not finished); playing on from game {}",
+            path.display(),
+            earlier.games.len(),
+            earlier.left_out,
+            first_number + 1
+        );
+    }
     // As cutechess-cli does: an engine that cannot even start stops the
     // match at once, rather than forfeiting every game.
     for spec in &cfg.engines {
         EngineProcess::start(&spec.cmd, spec.proto, &spec.options).map_err(|e| format!("Cannot start engine {}: {e}", spec.name))?;
     }
-    let names = [cfg.engines[0].name.clone(), cfg.engines[1].name.clone()];
-    let next = Arc::new(AtomicUsize::new(0));
+    let next = Arc::new(AtomicUsize::new(first_number));
     let stop = Arc::new(AtomicBool::new(false));
     let (tx, rx) = mpsc::channel::<Game>();
     let mut workers = Vec::new();
@@ -391,42 +413,33 @@ pub fn run(args: &[String]) -> Result<(), String> {
     drop(tx);
 
     let mut pgn_file = match &cfg.pgnout {
-        Some(p) => Some(std::fs::File::create(p).map_err(|e| format!("{}: {e}", p.display()))?),
+        Some(p) => {
+            // A resumed match adds its games to the earlier ones.
+            let mut open = std::fs::OpenOptions::new();
+            if cfg.resume.is_some() {
+                open.append(true);
+            } else {
+                open.write(true).truncate(true);
+            }
+            Some(open.create(true).open(p).map_err(|e| format!("{}: {e}", p.display()))?)
+        }
         None => None,
     };
-    let (mut wins, mut draws, mut losses) = (0u32, 0u32, 0u32);
-    let mut by_number: HashMap<usize, f64> = HashMap::new();
-    let mut penta: Pentanomial = [0; 5];
-    let mut finished = 0;
     let mut sprt_verdict = None;
     for game in rx {
-        finished += 1;
         // Points of the first engine.
         let white_points = crate::match_stats::white_points(game.result);
-        let points = if game.white == 0 { white_points } else { 1.0 - white_points };
-        if points == 1.0 {
-            wins += 1;
-        } else if points == 0.0 {
-            losses += 1;
-        } else {
-            draws += 1;
-        }
+        tally.add(game.number, if game.white == 0 { white_points } else { 1.0 - white_points });
+        let finished = tally.games() as usize;
         println!("Finished game {} ({} vs {}): {} {{{}}}", game.number + 1, names[game.white], names[1 - game.white], game.result, game.reason);
-        println!("Score of {} vs {}: {wins} - {losses} - {draws}  [{:.3}] {finished}", names[0], names[1], (f64::from(wins) + f64::from(draws) / 2.0) / finished as f64);
+        println!("Score of {} vs {}: {} - {} - {}  [{:.3}] {finished}", names[0], names[1], tally.wins, tally.losses, tally.draws, tally.score());
         if let Some(f) = pgn_file.as_mut() {
             f.write_all(game.pgn.as_bytes()).map_err(|e| e.to_string())?;
         }
-        // Game pairs: the same opening with colours swapped.
-        let partner = game.number ^ 1;
-        if let Some(other) = by_number.remove(&partner) {
-            penta[((points + other) * 2.0).round() as usize] += 1;
-        } else {
-            by_number.insert(game.number, points);
-        }
         if finished % cfg.rating_interval.max(1) == 0 || finished == cfg.games {
-            print_rating(wins, draws, losses);
+            print_rating(&tally);
             if let Some(s) = cfg.sprt {
-                let llr = sprt_llr(&penta, s.elo0, s.elo1);
+                let llr = sprt_llr(&tally.pairs, s.elo0, s.elo1);
                 let (lower, upper) = sprt_bounds(s.alpha, s.beta);
                 println!("SPRT: llr {llr:.3} ({:.1}%), lbound {lower:.2}, ubound {upper:.2}", 100.0 * llr / upper);
                 if llr >= upper || llr <= lower {
@@ -439,8 +452,9 @@ pub fn run(args: &[String]) -> Result<(), String> {
     for w in workers {
         let _ = w.join();
     }
+    let finished = tally.games() as usize;
     if finished % cfg.rating_interval.max(1) != 0 && finished != cfg.games {
-        print_rating(wins, draws, losses);
+        print_rating(&tally);
     }
     if let Some(v) = sprt_verdict {
         println!("SPRT: {v}");
@@ -449,8 +463,47 @@ pub fn run(args: &[String]) -> Result<(), String> {
     Ok(())
 }
 
-fn print_rating(wins: u32, draws: u32, losses: u32) {
-    println!("{}", rating_line(wins, draws, losses));
+/// The games of an earlier run of a match (`-resume`) that count.
+#[derive(Debug, PartialEq)]
+struct EarlierGames {
+    /// Game numbers (from 0) and the first engine's points, in order: only
+    /// pairs both of whose games finished, since a pair is the SPRT's unit.
+    games: Vec<(usize, f64)>,
+    /// Finished games whose partner had not: their pairs are played again.
+    left_out: usize,
+    /// The game to go on from: the one after the last pair counted.
+    next: usize,
+}
+
+/// Reads a PGN that `-pgnout` wrote for a match between `names` (in either
+/// colour; numbered by the Round tag). A game written twice (a pair
+/// played again after a resume) counts as its last record.
+fn earlier_games(text: &str, names: &[String; 2]) -> Result<EarlierGames, String> {
+    if names[0] == names[1] {
+        return Err(format!("both engines are named {}: a resumed match tells them apart by name", names[0]));
+    }
+    let mut points = std::collections::BTreeMap::new();
+    for (i, game) in crate::pgn::games(text).iter().enumerate() {
+        let round = game.tag("Round").and_then(|r| r.parse::<usize>().ok()).filter(|&r| r >= 1);
+        let round = round.ok_or_else(|| format!("game {} has no round number", i + 1))?;
+        let players = [game.tag("White").unwrap_or("?"), game.tag("Black").unwrap_or("?")];
+        let first_is_white = players[0] == names[0];
+        if players != [names[0].as_str(), names[1].as_str()] && players != [names[1].as_str(), names[0].as_str()] {
+            return Err(format!("game {} (round {round}) is {} vs {}, not a game of {} and {}", i + 1, players[0], players[1], names[0], names[1]));
+        }
+        let white_points = match game.tag("Result") {
+            Some(r @ ("1-0" | "0-1" | "1/2-1/2")) => crate::match_stats::white_points(r),
+            _ => continue,
+        };
+        points.insert(round - 1, if first_is_white { white_points } else { 1.0 - white_points });
+    }
+    let games: Vec<(usize, f64)> = points.iter().filter(|(n, _)| points.contains_key(&(*n ^ 1))).map(|(&n, &p)| (n, p)).collect();
+    let next = games.last().map_or(0, |&(n, _)| n + 1);
+    Ok(EarlierGames { left_out: points.len() - games.len(), next, games })
+}
+
+fn print_rating(tally: &Tally) {
+    println!("{}", rating_line(tally.wins, tally.draws, tally.losses));
 }
 
 /// cutechess-cli's rating line.
@@ -636,6 +689,26 @@ mod tests {
 
     fn args(text: &str) -> Vec<String> {
         text.split_whitespace().map(str::to_string).collect()
+    }
+
+    #[test]
+    fn a_resumed_match_counts_whole_pairs_by_round_and_either_colour() {
+        let names = ["new".to_string(), "base".to_string()];
+        let game = |round: usize, white: &str, black: &str, result: &str| format!("[Round \"{round}\"]\n[White \"{white}\"]\n[Black \"{black}\"]\n[Result \"{result}\"]\n\n1. e4 e5 {result}\n\n");
+        // Pair 1-2, pair 3-4 (round 4 written twice: its last record counts),
+        // round 5 alone, round 6 unfinished.
+        let text = [game(1, "new", "base", "1-0"), game(2, "base", "new", "1-0"), game(4, "base", "new", "1-0"), game(3, "new", "base", "1/2-1/2"), game(4, "base", "new", "0-1"), game(5, "new", "base", "1-0"), game(6, "base", "new", "*")].concat();
+        let earlier = earlier_games(&text, &names).unwrap();
+        assert_eq!(earlier, EarlierGames { games: vec![(0, 1.0), (1, 0.0), (2, 0.5), (3, 1.0)], left_out: 1, next: 4 });
+        assert_eq!(earlier_games("", &names).unwrap(), EarlierGames { games: vec![], left_out: 0, next: 0 });
+        // Games of other engines, games without a round, and engines that
+        // share a name are refused.
+        let err = earlier_games(&game(1, "new", "other", "1-0"), &names).unwrap_err();
+        assert!(err.contains("new vs other, not a game of new and base"), "{err}");
+        let err = earlier_games("[White \"new\"]\n[Black \"base\"]\n\n1-0\n", &names).unwrap_err();
+        assert!(err.contains("no round number"), "{err}");
+        assert!(earlier_games(&text, &["a".to_string(), "a".to_string()]).is_err());
+        assert!(parse_args(&args("-engine cmd=a -engine cmd=b -each tc=1 -resume old.pgn")).unwrap().resume.is_some());
     }
 
     #[test]

@@ -2,6 +2,8 @@
 //! superiority, and the sequential probability ratio test on game pairs
 //! (pentanomial, as fastchess and fishtest count them).
 
+use std::collections::HashMap;
+
 /// White's points in a game of PGN result `result` (`1-0`, `0-1`, and
 /// anything else a draw).
 pub fn white_points(result: &str) -> f64 {
@@ -52,6 +54,47 @@ fn erf(x: f64) -> f64 {
 /// engine's points in the pair: 0, 0.5, 1, 1.5, 2.
 pub type Pentanomial = [u32; 5];
 
+/// The first engine's results as games finish: wins, draws and losses,
+/// and game pairs (numbers 2k and 2k + 1, one opening with colours
+/// swapped) counted once both have finished.
+#[derive(Clone, Debug, Default)]
+pub struct Tally {
+    pub wins: u32,
+    pub draws: u32,
+    pub losses: u32,
+    pub pairs: Pentanomial,
+    /// Points of games whose partner has not finished, by game number.
+    unpaired: HashMap<usize, f64>,
+}
+
+impl Tally {
+    /// Counts game `number`, where the first engine made `points`.
+    pub fn add(&mut self, number: usize, points: f64) {
+        if points == 1.0 {
+            self.wins += 1;
+        } else if points == 0.0 {
+            self.losses += 1;
+        } else {
+            self.draws += 1;
+        }
+        match self.unpaired.remove(&(number ^ 1)) {
+            Some(other) => self.pairs[((points + other) * 2.0).round() as usize] += 1,
+            None => {
+                self.unpaired.insert(number, points);
+            }
+        }
+    }
+
+    pub fn games(&self) -> u32 {
+        self.wins + self.draws + self.losses
+    }
+
+    /// The first engine's score, 0 to 1 (0 before any game).
+    pub fn score(&self) -> f64 {
+        (f64::from(self.wins) + f64::from(self.draws) / 2.0) / f64::from(self.games().max(1))
+    }
+}
+
 /// The SPRT's log-likelihood ratio of H1 (elo1) against H0 (elo0) for the
 /// pairs played, by the normal approximation fishtest uses.
 pub fn sprt_llr(pairs: &Pentanomial, elo0: f64, elo1: f64) -> f64 {
@@ -93,6 +136,22 @@ mod tests {
         assert!((los(10, 10) - 0.5).abs() < 1e-9);
         assert!(los(20, 5) > 0.99 && los(5, 20) < 0.01);
         assert!((erf(1.0) - 0.842_700_79).abs() < 1e-6);
+    }
+
+    #[test]
+    fn a_tally_counts_games_and_pairs_in_any_order() {
+        let mut t = Tally::default();
+        t.add(1, 0.5);
+        assert_eq!((t.games(), t.pairs), (1, [0; 5]));
+        t.add(0, 1.0);
+        t.add(3, 0.0);
+        t.add(4, 1.0);
+        t.add(2, 0.0);
+        // Pairs 0-1 (1.5 points) and 2-3 (none); game 4 waits for 5.
+        assert_eq!(t.pairs, [1, 0, 0, 1, 0]);
+        assert_eq!((t.wins, t.draws, t.losses), (2, 1, 2));
+        assert!((t.score() - 0.5).abs() < 1e-9);
+        assert_eq!(Tally::default().score(), 0.0);
     }
 
     #[test]

@@ -1,18 +1,29 @@
 //! PGN: games as `protean match`, `protean perplexichess` and `protean
 //! serve` write them (one header and movetext writer for all three), and
-//! games read back (for `-openings format=pgn`).
+//! games read back (for `-openings format=pgn`, and `protean match
+//! -resume`'s results).
 
-/// A game read from PGN: its start position if a FEN tag gives one, and
-/// its moves in SAN.
+/// A game read from PGN: its tags and its moves in SAN.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Game {
-    pub fen: Option<String>,
+    pub tags: Vec<(String, String)>,
     pub moves: Vec<String>,
 }
 
-/// The games of a PGN file. Tags are read for the FEN; comments (`{...}`
-/// and `;` to the end of the line), variations, NAGs (`$1`), move numbers
-/// and results are skipped.
+impl Game {
+    /// The value of tag `name`, if the game has it.
+    pub fn tag(&self, name: &str) -> Option<&str> {
+        self.tags.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
+    }
+
+    /// The start position, if a FEN tag gives one.
+    pub fn fen(&self) -> Option<&str> {
+        self.tag("FEN")
+    }
+}
+
+/// The games of a PGN file. Comments (`{...}` and `;` to the end of the
+/// line), variations, NAGs (`$1`), move numbers and results are skipped.
 pub fn games(text: &str) -> Vec<Game> {
     let mut games = Vec::new();
     let mut game = Game::default();
@@ -26,8 +37,8 @@ pub fn games(text: &str) -> Vec<Game> {
                 games.push(std::mem::take(&mut game));
                 in_moves = false;
             }
-            if let Some(fen) = trimmed.strip_prefix("[FEN \"").and_then(|f| f.strip_suffix("\"]")) {
-                game.fen = Some(fen.to_string());
+            if let Some((name, value)) = trimmed.strip_prefix('[').and_then(|t| t.strip_suffix("\"]")).and_then(|t| t.split_once(" \"")) {
+                game.tags.push((name.to_string(), value.to_string()));
             }
             continue;
         }
@@ -66,7 +77,7 @@ pub fn games(text: &str) -> Vec<Game> {
         }
         token.clear();
     }
-    if in_moves || game.fen.is_some() {
+    if in_moves || !game.tags.is_empty() {
         games.push(game);
     }
     games
@@ -158,9 +169,12 @@ mod tests {
         let text = "[Event \"protean match\"]\n[FEN \"4k3/8/8/8/8/8/8/4K3 b - - 0 12\"]\n\n12... Kd7 {a comment\nover two lines} 13. Kd2 $1 (13. Ke2 Ke6) Kc6 ; rest\n1/2-1/2\n\n[Event \"second\"]\n\n1. e4 {White mates} e5 1-0\n";
         let read = games(text);
         assert_eq!(read.len(), 2, "{read:?}");
-        assert_eq!(read[0].fen.as_deref(), Some("4k3/8/8/8/8/8/8/4K3 b - - 0 12"));
+        assert_eq!(read[0].fen(), Some("4k3/8/8/8/8/8/8/4K3 b - - 0 12"));
+        assert_eq!(read[0].tag("Event"), Some("protean match"));
         assert_eq!(read[0].moves, items(&["Kd7", "Kd2", "Kc6"]));
-        assert_eq!(read[1], super::Game { fen: None, moves: items(&["e4", "e5"]) });
+        assert_eq!(read[1].fen(), None);
+        assert_eq!(read[1].tag("Event"), Some("second"));
+        assert_eq!(read[1].moves, items(&["e4", "e5"]));
     }
 
     #[test]
@@ -193,7 +207,7 @@ mod tests {
         for text in [record("flexichess", true, None).text(), record("standard", false, None).text()] {
             assert!(text.contains("[FEN \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\"]\n[SetUp \"1\"]"), "{text}");
             let read = &games(&text)[0];
-            assert_eq!((read.fen.as_deref(), &read.moves), (Some(record("standard", true, None).start_fen), &moves));
+            assert_eq!((read.fen(), &read.moves), (Some(record("standard", true, None).start_fen), &moves));
         }
         assert!(record("flexichess", true, None).text().contains("[Variant \"flexichess\"]\n[FEN"));
     }

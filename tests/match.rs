@@ -182,6 +182,41 @@ fn an_engine_that_runs_over_its_clock_loses_on_time() {
 }
 
 #[test]
+fn a_resumed_match_counts_the_earlier_games_and_plays_on() {
+    let fake = fake_engine("resumed", "echo 'bestmove e2e5'");
+    let pgn = temp("resumed.pgn");
+    let record = |round: u32, white: &str, black: &str, result: &str| format!("[Event \"protean match\"]\n[Round \"{round}\"]\n[White \"{white}\"]\n[Black \"{black}\"]\n[Result \"{result}\"]\n\n{result}\n\n");
+    // A pair, Protean winning as White and losing as Black; then round 3
+    // alone, whose partner never finished: it is played again.
+    std::fs::write(&pgn, [record(1, "Protean", "Fake", "1-0"), record(2, "Fake", "Protean", "1-0"), record(3, "Protean", "Fake", "1/2-1/2")].concat()).unwrap();
+    let path = pgn.to_str().unwrap();
+    let args = ["-engine", &format!("cmd={}", protean()), "name=Protean", "-engine", &format!("cmd={}", fake.display()), "name=Fake", "-each", "tc=1+0.1", "-games", "2", "-rounds", "2", "-resume", path, "-pgnout", path];
+    let out = run_match(&args);
+    assert!(out.contains(&format!("Resuming from {path}: 2 games counted, 1 left out (their partners had not finished); playing on from game 3")), "{out}");
+    assert!(out.contains("Started game 3 of 4") && !out.contains("Started game 2 of"), "{out}");
+    // The fake's illegal moves lose both new games.
+    assert!(out.contains("Score of Protean vs Fake: 3 - 1 - 0  [0.750] 4"), "{out}");
+    let played = games(&pgn);
+    let rounds: Vec<_> = played.iter().map(|(tags, _)| tag(tags, "Round").unwrap().to_string()).collect();
+    assert_eq!(rounds, ["1", "2", "3", "3", "4"]);
+    // Resumed again, the match has nothing left to play.
+    let out = run_match(&args);
+    assert!(out.contains("4 games counted, 0 left out") && !out.contains("Started game"), "{out}");
+    assert_eq!(games(&pgn).len(), 5);
+    // A PGN of other engines is refused before any game starts.
+    let refused = Command::new(protean())
+        .arg("match")
+        .args(args.iter().map(|a| a.replace("name=Fake", "name=Stranger")))
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&refused.stderr);
+    assert!(!refused.status.success() && text.contains("not a game of Protean and Stranger"), "{text}");
+    assert!(!String::from_utf8_lossy(&refused.stdout).contains("Started game"));
+    assert_eq!(games(&pgn).len(), 5, "a refused resume leaves the PGN as it was");
+    let _ = std::fs::remove_file(pgn);
+}
+
+#[test]
 fn an_engine_that_cannot_start_stops_the_match_at_once() {
     let start = std::time::Instant::now();
     let out = Command::new(protean())
