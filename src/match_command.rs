@@ -368,6 +368,9 @@ pub fn run(args: &[String]) -> Result<(), String> {
     let names = [cfg.engines[0].name.clone(), cfg.engines[1].name.clone()];
     let mut tally = Tally::default();
     let mut first_number = 0;
+    let mut sprt_verdict = None;
+    // The number of games the last rating line counted.
+    let mut reported = 0;
     if let Some(path) = &cfg.resume {
         let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
         let earlier = earlier_games(&text, &names).map_err(|e| format!("{}: {e}", path.display()))?;
@@ -382,6 +385,9 @@ pub fn run(args: &[String]) -> Result<(), String> {
             earlier.left_out,
             first_number + 1
         );
+        // The earlier games may have decided the test already.
+        sprt_verdict = report(&cfg, &tally);
+        reported = tally.games();
     }
     // As cutechess-cli does: an engine that cannot even start stops the
     // match at once, rather than forfeiting every game.
@@ -389,7 +395,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
         EngineProcess::start(&spec.cmd, spec.proto, &spec.options).map_err(|e| format!("Cannot start engine {}: {e}", spec.name))?;
     }
     let next = Arc::new(AtomicUsize::new(first_number));
-    let stop = Arc::new(AtomicBool::new(false));
+    let stop = Arc::new(AtomicBool::new(sprt_verdict.is_some()));
     let (tx, rx) = mpsc::channel::<Game>();
     let mut workers = Vec::new();
     for _ in 0..cfg.concurrency.min(cfg.games.max(1)) {
@@ -425,7 +431,6 @@ pub fn run(args: &[String]) -> Result<(), String> {
         }
         None => None,
     };
-    let mut sprt_verdict = None;
     for game in rx {
         // Points of the first engine.
         let white_points = crate::match_stats::white_points(game.result);
@@ -437,23 +442,20 @@ pub fn run(args: &[String]) -> Result<(), String> {
             f.write_all(game.pgn.as_bytes()).map_err(|e| e.to_string())?;
         }
         if finished % cfg.rating_interval.max(1) == 0 || finished == cfg.games {
-            print_rating(&tally);
-            if let Some(s) = cfg.sprt {
-                let llr = sprt_llr(&tally.pairs, s.elo0, s.elo1);
-                let (lower, upper) = sprt_bounds(s.alpha, s.beta);
-                println!("SPRT: llr {llr:.3} ({:.1}%), lbound {lower:.2}, ubound {upper:.2}", 100.0 * llr / upper);
-                if llr >= upper || llr <= lower {
-                    sprt_verdict = Some(if llr >= upper { "H1 was accepted" } else { "H0 was accepted" });
-                    stop.store(true, Ordering::SeqCst);
-                }
+            // Games still in play when a bound is crossed are counted, but
+            // do not take the verdict back.
+            let verdict = report(&cfg, &tally);
+            reported = tally.games();
+            sprt_verdict = sprt_verdict.or(verdict);
+            if sprt_verdict.is_some() {
+                stop.store(true, Ordering::SeqCst);
             }
         }
     }
     for w in workers {
         let _ = w.join();
     }
-    let finished = tally.games() as usize;
-    if finished % cfg.rating_interval.max(1) != 0 && finished != cfg.games {
+    if reported != tally.games() {
         print_rating(&tally);
     }
     if let Some(v) = sprt_verdict {
@@ -500,6 +502,17 @@ fn earlier_games(text: &str, names: &[String; 2]) -> Result<EarlierGames, String
     let games: Vec<(usize, f64)> = points.iter().filter(|(n, _)| points.contains_key(&(*n ^ 1))).map(|(&n, &p)| (n, p)).collect();
     let next = games.last().map_or(0, |&(n, _)| n + 1);
     Ok(EarlierGames { left_out: points.len() - games.len(), next, games })
+}
+
+/// Prints the rating line and, with `-sprt`, the test's state; gives the
+/// verdict if a bound is crossed.
+fn report(cfg: &Config, tally: &Tally) -> Option<&'static str> {
+    print_rating(tally);
+    let s = cfg.sprt?;
+    let llr = sprt_llr(&tally.pairs, s.elo0, s.elo1);
+    let (lower, upper) = sprt_bounds(s.alpha, s.beta);
+    println!("SPRT: llr {llr:.3} ({:.1}%), lbound {lower:.2}, ubound {upper:.2}", 100.0 * llr / upper);
+    (llr >= upper || llr <= lower).then_some(if llr >= upper { "H1 was accepted" } else { "H0 was accepted" })
 }
 
 fn print_rating(tally: &Tally) {

@@ -213,6 +213,17 @@ fn a_resumed_match_counts_the_earlier_games_and_plays_on() {
     assert!(!refused.status.success() && text.contains("not a game of Protean and Stranger"), "{text}");
     assert!(!String::from_utf8_lossy(&refused.stdout).contains("Started game"));
     assert_eq!(games(&pgn).len(), 5, "a refused resume leaves the PGN as it was");
+    // Earlier games that already decide the SPRT end the match unplayed:
+    // 30 pairs won twice, 10 won once.
+    let decided: String = (0..40u32)
+        .map(|pair| {
+            let second = if pair < 30 { "0-1" } else { "1-0" };
+            record(2 * pair + 1, "Protean", "Fake", "1-0") + &record(2 * pair + 2, "Fake", "Protean", second)
+        })
+        .collect();
+    std::fs::write(&pgn, decided).unwrap();
+    let out = run_match(&[&args[..10], &["-rounds", "100", "-sprt", "elo0=0", "elo1=50", "-resume", path]].concat());
+    assert!(out.contains("80 games counted") && out.contains("SPRT: H1 was accepted") && !out.contains("Started game"), "{out}");
     let _ = std::fs::remove_file(pgn);
 }
 
