@@ -471,7 +471,8 @@ struct EarlierGames {
     /// Game numbers (from 0) and the first engine's points, in order: only
     /// pairs both of whose games finished, since a pair is the SPRT's unit.
     games: Vec<(usize, f64)>,
-    /// Finished games whose partner had not: their pairs are played again.
+    /// Finished games whose partner had not (left out; a pair after the
+    /// last whole one is played again).
     left_out: usize,
     /// The game to go on from: the one after the last pair counted.
     next: usize,
