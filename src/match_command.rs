@@ -441,7 +441,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
         if let Some(f) = pgn_file.as_mut() {
             f.write_all(game.pgn.as_bytes()).map_err(|e| e.to_string())?;
         }
-        if finished % cfg.rating_interval.max(1) == 0 || finished == cfg.games {
+        if finished.is_multiple_of(cfg.rating_interval.max(1)) || finished == cfg.games {
             // Games still in play when a bound is crossed are counted, but
             // do not take the verdict back.
             let verdict = report(&cfg, &tally);

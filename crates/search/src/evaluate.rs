@@ -251,7 +251,7 @@ impl<B: Bitboard> EvalTables<B> {
         let mut exchange_order: Vec<usize> = (0..rules.piece_types).collect();
         exchange_order.sort_by_key(|&k| if rules.roles[k] == Role::Royal { i32::MAX } else { values[k].mg });
         let values: Vec<i32> = values.iter().map(|v| v.mg).collect();
-        let light_cells = (0..g.cells()).filter(|&c| (g.file(c) + g.rank(c)) % 2 == 0).fold(B::EMPTY, |b, c| b | B::cell(c));
+        let light_cells = (0..g.cells()).filter(|&c| (g.file(c) + g.rank(c)).is_multiple_of(2)).fold(B::EMPTY, |b, c| b | B::cell(c));
         let pieces = &rules.variant.pieces;
         let colourbound = pieces.iter().map(|p| p.is_colourbound()).collect();
         let file_riders = pieces.iter().map(|p| p.movement.legs.iter().any(|l| l.step.dx == 0 && l.range > 1 && l.mode.moves && l.mode.captures && !l.initial_only)).collect();
