@@ -15,7 +15,7 @@
 //! its remaining games).
 
 use crate::engine_process::{parse_tc, EngineProcess, Failure, Proto, SearchLimit};
-use crate::match_stats::{elo_with_margin, los, sprt_bounds, sprt_llr, Tally};
+use crate::match_stats::{elo_with_margin, first_engine_points, los, sprt_bounds, sprt_llr, Tally};
 use protean_rules::notation::castling_in_san;
 use protean_rules::{AnyPosition, AnyRules, Color, Outcome};
 use std::io::Write;
@@ -432,9 +432,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
         None => None,
     };
     for game in rx {
-        // Points of the first engine.
-        let white_points = crate::match_stats::white_points(game.result);
-        tally.add(game.number, if game.white == 0 { white_points } else { 1.0 - white_points });
+        tally.add(game.number, first_engine_points(game.result, game.white == 0));
         let finished = tally.games() as usize;
         println!("Finished game {} ({} vs {}): {} {{{}}}", game.number + 1, names[game.white], names[1 - game.white], game.result, game.reason);
         println!("Score of {} vs {}: {} - {} - {}  [{:.3}] {finished}", names[0], names[1], tally.wins, tally.losses, tally.draws, tally.score());
@@ -494,11 +492,10 @@ fn earlier_games(text: &str, names: &[String; 2]) -> Result<EarlierGames, String
         if players != [names[0].as_str(), names[1].as_str()] && players != [names[1].as_str(), names[0].as_str()] {
             return Err(format!("game {} (round {round}) is {} vs {}, not a game of {} and {}", i + 1, players[0], players[1], names[0], names[1]));
         }
-        let white_points = match game.tag("Result") {
-            Some(r @ ("1-0" | "0-1" | "1/2-1/2")) => crate::match_stats::white_points(r),
-            _ => continue,
-        };
-        points.insert(round - 1, if first_is_white { white_points } else { 1.0 - white_points });
+        // An unfinished game (`*`) does not count.
+        if let Some(r @ ("1-0" | "0-1" | "1/2-1/2")) = game.tag("Result") {
+            points.insert(round - 1, first_engine_points(r, first_is_white));
+        }
     }
     let games: Vec<(usize, f64)> = points.iter().filter(|(n, _)| points.contains_key(&(*n ^ 1))).map(|(&n, &p)| (n, p)).collect();
     let next = games.last().map_or(0, |&(n, _)| n + 1);

@@ -14,6 +14,13 @@ pub fn white_points(result: &str) -> f64 {
     }
 }
 
+/// The first engine's points in a game of PGN result `result`, by whether
+/// it had White.
+pub fn first_engine_points(result: &str, first_is_white: bool) -> f64 {
+    let white = white_points(result);
+    if first_is_white { white } else { 1.0 - white }
+}
+
 /// Elo difference that a score fraction means (logistic model).
 pub fn elo(score: f64) -> f64 {
     let s = score.clamp(1e-6, 1.0 - 1e-6);
@@ -136,6 +143,13 @@ mod tests {
         assert!((los(10, 10) - 0.5).abs() < 1e-9);
         assert!(los(20, 5) > 0.99 && los(5, 20) < 0.01);
         assert!((erf(1.0) - 0.842_700_79).abs() < 1e-6);
+    }
+
+    #[test]
+    fn the_first_engines_points_follow_its_colour() {
+        assert_eq!((first_engine_points("1-0", true), first_engine_points("1-0", false)), (1.0, 0.0));
+        assert_eq!((first_engine_points("0-1", true), first_engine_points("0-1", false)), (0.0, 1.0));
+        assert_eq!(first_engine_points("1/2-1/2", false), 0.5);
     }
 
     #[test]
