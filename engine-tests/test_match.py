@@ -3,16 +3,14 @@ games end by the rules, the PGN that Protean writes is read back by
 python-chess (an independent PGN reader and move checker), and the score
 line agrees with the PGN results."""
 import subprocess
-import tempfile
-from pathlib import Path
 
 import chess.pgn
 
 import references as ref
 
 
-def test_protean_against_stockfish_with_pgn_read_back_by_python_chess():
-    pgn = Path(tempfile.gettempdir()) / "protean-match-stockfish.pgn"
+def test_protean_against_stockfish_with_pgn_read_back_by_python_chess(tmp_path):
+    pgn = tmp_path / "protean-match-stockfish.pgn"
     args = [
         ref.protean_binary(), "match",
         "-engine", f"cmd={ref.protean_binary()}", "name=Protean",
@@ -43,12 +41,12 @@ def test_protean_against_stockfish_with_pgn_read_back_by_python_chess():
     assert points == wins + 0.5 * sum(1 for _, r in results if r == "1/2-1/2")
 
 
-def test_chess960_match_against_stockfish_told_uci_chess960():
+def test_chess960_match_against_stockfish_told_uci_chess960(tmp_path):
     """`-variant chess960` without a book plays random start positions;
     Stockfish is told UCI_Chess960 (as cutechess-cli tells it), every game
     ends by the rules or adjudication, and python-chess reads the PGN back
     as Chess960."""
-    pgn = Path(tempfile.gettempdir()) / "protean-match-chess960.pgn"
+    pgn = tmp_path / "protean-match-chess960.pgn"
     args = [
         ref.protean_binary(), "match", "-variant", "chess960",
         "-engine", f"cmd={ref.protean_binary()}", "name=Protean",

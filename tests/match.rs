@@ -108,15 +108,31 @@ fn protean_plays_itself_in_every_variant_and_the_pgns_replay() {
     }
 }
 
+/// A fake engine's script, removed when the test is done with it.
+struct FakeEngine(PathBuf);
+
+impl std::ops::Deref for FakeEngine {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for FakeEngine {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
 /// A UCI engine in a few lines of shell that answers `go` as `on_go` says.
-fn fake_engine(name: &str, on_go: &str) -> PathBuf {
+fn fake_engine(name: &str, on_go: &str) -> FakeEngine {
     let path = temp(name);
     let script = format!(
         "#!/bin/sh\nwhile read -r line; do\n  case \"$line\" in\n    uci) echo 'id name {name}'; echo uciok ;;\n    isready) echo readyok ;;\n    go*) {on_go} ;;\n    quit) exit 0 ;;\n  esac\ndone\n"
     );
     std::fs::write(&path, script).unwrap();
     Command::new("chmod").arg("+x").arg(&path).status().unwrap();
-    path
+    FakeEngine(path)
 }
 
 fn against(fake: &Path, extra: &[&str]) -> (String, Vec<PgnGame>) {
