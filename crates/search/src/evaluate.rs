@@ -329,6 +329,12 @@ pub trait Terms {
     /// For `color`: `feature` (in 256ths, see [`ONE`]) of the term whose
     /// weight is at `index`.
     fn add(&mut self, color: Color, index: usize, feature: i32);
+    /// For `color`: `count` whole features of the term at `index`, the same
+    /// as `add` of `count * ONE`; a sum weighs them with no division.
+    #[inline(always)]
+    fn count(&mut self, color: Color, index: usize, count: i32) {
+        self.add(color, index, count * ONE);
+    }
     /// Whether the term at `index` is wanted: a sum leaves out a term
     /// weighed at nothing, so a term no fit has given a worth costs no
     /// time; a recorder of features wants every term.
@@ -354,6 +360,11 @@ impl Terms for Summed<'_> {
         let w = self.weights[index];
         self.sides[color as usize] += Score::new(w.mg * feature / ONE, w.eg * feature / ONE);
     }
+    #[inline(always)]
+    fn count(&mut self, color: Color, index: usize, count: i32) {
+        let w = self.weights[index];
+        self.sides[color as usize] += Score::new(w.mg * count, w.eg * count);
+    }
 }
 
 /// One side's pawns: their count, centrality, advance and structure
@@ -373,26 +384,26 @@ fn pawn_structure<B: Bitboard, T: Terms>(pos: &Position<B>, t: &EvalTables<B>, u
         let mut centrality = 0;
         for cell in pieces.cells() {
             centrality += t.centrality[cell];
-            out.add(us, t.piece_square(us, kind, cell), ONE);
+            out.count(us, t.piece_square(us, kind, cell), 1);
             let adv = t.advancement[us as usize][cell];
             out.add(us, scalar(Scalar::PawnAdvance), adv);
             if connected && (defended.has(cell) || (t.king_files[cell] & own_pawns & !B::cell(cell)).any()) {
-                out.add(us, scalar(Scalar::Connected), ONE);
+                out.count(us, scalar(Scalar::Connected), 1);
                 out.add(us, scalar(Scalar::ConnectedAdvance), adv);
             }
             if t.is_passed(us, cell, their_pawns) {
-                out.add(us, scalar(Scalar::Passed), ONE);
+                out.count(us, scalar(Scalar::Passed), 1);
                 out.add(us, scalar(Scalar::PassedAdvance), adv);
             }
             if (t.front_span[us as usize][cell] & own_pawns).any() {
-                out.add(us, scalar(Scalar::Doubled), ONE);
+                out.count(us, scalar(Scalar::Doubled), 1);
             }
             if (t.adjacent_files[g.file(cell)] & own_pawns).is_empty() {
-                out.add(us, scalar(Scalar::Isolated), ONE);
+                out.count(us, scalar(Scalar::Isolated), 1);
             }
         }
-        out.add(us, per_kind(PerKind::Value, kind), pieces.count() as i32 * ONE);
-        out.add(us, per_kind(PerKind::Centre, kind), centrality * ONE);
+        out.count(us, per_kind(PerKind::Value, kind), pieces.count() as i32);
+        out.count(us, per_kind(PerKind::Centre, kind), centrality);
     }
 }
 
@@ -410,7 +421,7 @@ fn side<B: Bitboard, T: Terms>(pos: &Position<B>, t: &EvalTables<B>, us: Color, 
     let their_pawn_attacks = pawn_attacks[!us as usize];
     if out.wants(scalar(Scalar::PawnThreat)) {
         let their_pieces = pieces_but_pawns_and_king(pos, !us, pawns);
-        out.add(us, scalar(Scalar::PawnThreat), (pawn_attacks[us as usize] & their_pieces).count() as i32 * ONE);
+        out.count(us, scalar(Scalar::PawnThreat), (pawn_attacks[us as usize] & their_pieces).count() as i32);
     }
     let (king_open_file, open_file, bound_pair) = (out.wants(scalar(Scalar::KingOpenFile)), out.wants(scalar(Scalar::OpenFile)), out.wants(scalar(Scalar::BoundPair)));
     let (lesser_attacks, hanging, outpost) = (out.wants(scalar(Scalar::LesserAttacks)), out.wants(scalar(Scalar::Hanging)), out.wants(scalar(Scalar::Outpost)));
@@ -446,13 +457,13 @@ fn side<B: Bitboard, T: Terms>(pos: &Position<B>, t: &EvalTables<B>, us: Color, 
         for cell in pieces.cells() {
             centrality += t.centrality[cell];
             advance += rank_advance[cell];
-            out.add(us, t.piece_square(us, kind, cell), ONE);
+            out.count(us, t.piece_square(us, kind, cell), 1);
             if rules.roles[kind] == Role::Royal {
                 let shield = (t.king_ring[cell] & t.passed_span[us as usize][cell] & own_pawns).count() as i32;
-                out.add(us, scalar(Scalar::KingShield), shield * ONE);
+                out.count(us, scalar(Scalar::KingShield), shield);
                 if king_open_file {
                     let open = t.king_files[cell].cells().filter(|&c| (t.front_span[us as usize][c] & own_pawns).is_empty()).count() as i32;
-                    out.add(us, scalar(Scalar::KingOpenFile), open * ONE);
+                    out.count(us, scalar(Scalar::KingOpenFile), open);
                 }
                 attacked |= t.king_ring[cell];
                 reached |= t.king_ring[cell];
@@ -469,14 +480,14 @@ fn side<B: Bitboard, T: Terms>(pos: &Position<B>, t: &EvalTables<B>, us: Color, 
                     threatened |= captures & victims;
                 }
                 if open_file && t.file_riders[kind] && (t.front_span[us as usize][cell] & own_pawns).is_empty() {
-                    out.add(us, scalar(Scalar::OpenFile), ONE);
+                    out.count(us, scalar(Scalar::OpenFile), 1);
                 }
                 if outpost
                     && rank_advance[cell] >= OUTPOST_ADVANCE
                     && pawn_attacks[us as usize].has(cell)
                     && (t.adjacent_files[rules.geometry.file(cell)] & t.passed_span[us as usize][cell] & pawns[!us as usize]).is_empty()
                 {
-                    out.add(us, scalar(Scalar::Outpost), ONE);
+                    out.count(us, scalar(Scalar::Outpost), 1);
                 }
                 let on_king = (reach & enemy_king_ring).count() as i32;
                 if on_king > 0 {
@@ -485,23 +496,23 @@ fn side<B: Bitboard, T: Terms>(pos: &Position<B>, t: &EvalTables<B>, us: Color, 
                 }
             }
         }
-        out.add(us, per_kind(PerKind::Value, kind), pieces.count() as i32 * ONE);
-        out.add(us, per_kind(PerKind::Centre, kind), centrality * ONE);
+        out.count(us, per_kind(PerKind::Value, kind), pieces.count() as i32);
+        out.count(us, per_kind(PerKind::Centre, kind), centrality);
         out.add(us, per_kind(PerKind::Advance, kind), advance);
         if rules.roles[kind] == Role::Other {
-            out.add(us, per_kind(PerKind::Mobility, kind), mobility * ONE);
+            out.count(us, per_kind(PerKind::Mobility, kind), mobility);
         }
         if bound_pair && t.colourbound[kind] && (pieces & t.light_cells).any() && (pieces & !t.light_cells).any() {
-            out.add(us, scalar(Scalar::BoundPair), ONE);
+            out.count(us, scalar(Scalar::BoundPair), 1);
         }
     }
-    out.add(us, scalar(Scalar::ReachIntoPawnAttacks), unsafe_reach * ONE);
+    out.count(us, scalar(Scalar::ReachIntoPawnAttacks), unsafe_reach);
     if lesser_attacks {
-        out.add(us, scalar(Scalar::LesserAttacks), threatened.count() as i32 * ONE);
+        out.count(us, scalar(Scalar::LesserAttacks), threatened.count() as i32);
     }
     // Two attackers on the king's ring are a threat; one is usually not.
     if king_attackers >= 2 {
-        out.add(us, scalar(Scalar::KingAttack), king_attacks * king_attackers * ONE);
+        out.count(us, scalar(Scalar::KingAttack), king_attacks * king_attackers);
     }
     if out.wants(scalar(Scalar::PassedBlocked)) || out.wants(scalar(Scalar::PassedKingDistance)) {
         passers(pos, t, us, pawns, out);
@@ -541,7 +552,7 @@ fn passers<B: Bitboard, T: Terms>(pos: &Position<B>, t: &EvalTables<B>, us: Colo
         }
         let stop = if promotion_rank > g.rank(cell) { ahead.lowest() } else { ahead.highest() };
         if occupied.has(stop) {
-            out.add(us, scalar(Scalar::PassedBlocked), ONE);
+            out.count(us, scalar(Scalar::PassedBlocked), 1);
         }
         if let (Some(ours), Some(theirs)) = kings {
             out.add(us, scalar(Scalar::PassedKingDistance), (steps(theirs, stop) - steps(ours, stop)) * t.advancement[us as usize][cell]);
@@ -575,7 +586,7 @@ fn tiles<B: Bitboard, T: Terms>(pos: &Position<B>, t: &EvalTables<B>, us: Color,
     let g = rules.geometry;
     let Some(king) = pos.king(us) else { return };
     let boxed_in = (t.king_ring[king] & pos.rifts()).count() as i32;
-    out.add(us, scalar(Scalar::RiftBesideKing), boxed_in * ONE);
+    out.count(us, scalar(Scalar::RiftBesideKing), boxed_in);
 
     // A rift that shields our king from an enemy rider, where a vacant tile
     // from off the line could be shifted in: one tile shift from check (a
@@ -593,7 +604,7 @@ fn tiles<B: Bitboard, T: Terms>(pos: &Position<B>, t: &EvalTables<B>, us: Color,
         }
         let behind = Rules::<B>::first_blocker(ray, positive, blockers ^ B::cell(first));
         if behind.and_then(|b| pos.piece_at(b)).is_some_and(|p| p.color() != us && types >> p.kind() & 1 == 1) {
-            out.add(us, scalar(Scalar::RiftOpensLine), ONE);
+            out.count(us, scalar(Scalar::RiftOpensLine), 1);
         }
     }
 
@@ -651,11 +662,11 @@ fn piece_terms<B: Bitboard, T: Terms>(pos: &Position<B>, t: &EvalTables<B>, pawn
         let (ours, theirs) = (us as usize, !us as usize);
         if hanging {
             let undefended = pieces_but_pawns_and_king(pos, !us, pawns) & (sides[ours].attacked | attacks[ours]) & !(sides[theirs].attacked | attacks[theirs]);
-            out.add(us, scalar(Scalar::Hanging), undefended.count() as i32 * ONE);
+            out.count(us, scalar(Scalar::Hanging), undefended.count() as i32);
         }
         if safe_check {
             let safe = sides[ours].checks & !sides[theirs].reached & !attacks[theirs];
-            out.add(us, scalar(Scalar::SafeCheck), safe.count() as i32 * ONE);
+            out.count(us, scalar(Scalar::SafeCheck), safe.count() as i32);
         }
     }
     ((sides[0].material + sides[1].material) * 256 / t.start_material).min(256)
