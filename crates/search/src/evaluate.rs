@@ -937,11 +937,25 @@ mod tests {
         assert!(q > r && q > b && q > n, "{v:?}");
     }
 
+    /// A sum that takes every term through `add`, whole features too:
+    /// the reference for the sum's own `count`.
+    struct AddedOnly<'a>(Summed<'a>);
+
+    impl Terms for AddedOnly<'_> {
+        fn wants(&self, index: usize) -> bool {
+            self.0.wants(index)
+        }
+        fn add(&mut self, color: Color, index: usize, feature: i32) {
+            self.0.add(color, index, feature);
+        }
+    }
+
     #[test]
-    fn the_pawn_cache_gives_the_evaluation_it_caches() {
+    fn cached_and_counted_sums_are_the_evaluation() {
         // One cache through random games of every variant (rule changes
         // and tile shifts included): each evaluation equals the uncached
-        // one, whether its pawns were cached or not.
+        // one, whether its pawns were cached or not, and the one that
+        // weighs whole features as 256ths divided by 256.
         let mut cache = PawnCache::new();
         let mut hits = 0;
         for variant in ["standard", "perfect", "onedim", "beyond", "flexichess"] {
@@ -957,6 +971,9 @@ mod tests {
                     hits += usize::from(cache.entries.iter().any(|e| e.0 == PawnCache::key(p, &t)));
                     assert_eq!(evaluate_cached(p, &t, &mut cache), evaluate(p, &t), "{variant}: {}", p.fen());
                     assert_eq!(evaluate_cached(p, &t, &mut cache), evaluate(p, &t), "{variant}, cached: {}", p.fen());
+                    let mut added = AddedOnly(Summed { weights: &t.weights, sides: [Score::default(); 2] });
+                    let phase = terms(p, &t, &mut added);
+                    assert_eq!(finish(p, &t, added.0.sides, phase), evaluate(p, &t), "{variant}, added: {}", p.fen());
                 });
                 s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
                 pos.make(moves[(s >> 33) as usize % moves.len()]);
