@@ -20,9 +20,10 @@
 //! runs across the whole arena) is a threat from anywhere.
 //!
 //! The pawns' own terms depend on nothing but their cells, so the search
-//! takes their weighted sum from a per-thread [`PawnCache`]; the terms of
-//! a kind (its count, centrality, mobility) are summed over its pieces
-//! and added once.
+//! takes their weighted sum from a per-thread [`PawnCache`]; what a piece
+//! adds by its kind and cell alone (worth, centrality, piece-square
+//! weight) is one entry of a table built with the weights, and a kind's
+//! mobility is summed over its pieces and added once.
 
 use crate::correction::StructureHasher;
 use crate::weights::{per_kind, scalar, Layout, PerKind, Scalar, Score, Weights};
@@ -53,6 +54,11 @@ pub struct EvalTables<B> {
     /// evaluation adds, not computes the layout, per piece.
     piece_squares: [Vec<usize>; 2],
     squares_per_kind: usize,
+    /// For each colour, by kind then cell (`kind * cells + cell`): what a
+    /// piece there adds by the terms of one piece on one cell, its
+    /// kind's worth, its cell's centrality and its piece-square weight,
+    /// summed with their weights (see [`Terms::place`]).
+    placed: [Vec<Score>; 2],
     /// Each kind's value from how it moves (middle game): what exchanges
     /// and the game phase count, whatever the fitted weights say.
     values: Vec<i32>,
@@ -201,7 +207,7 @@ impl<B: Bitboard> EvalTables<B> {
                 }
             }
         }
-        let centrality = (0..g.cells())
+        let centrality: Vec<i32> = (0..g.cells())
             .map(|c| {
                 // Distance from the centre in half-cells, inverted.
                 let df = (2 * g.file(c) as i32 - (w as i32 - 1)).abs();
@@ -271,12 +277,24 @@ impl<B: Bitboard> EvalTables<B> {
                 })
                 .collect()
         });
-        let piece_squares = Color::ALL.map(|color| (0..g.cells()).map(|c| layout.square(0, layout.square_of(color, g.file(c), g.rank(c)))).collect());
+        let piece_squares: [Vec<usize>; 2] = Color::ALL.map(|color| (0..g.cells()).map(|c| layout.square(0, layout.square_of(color, g.file(c), g.rank(c)))).collect());
+        let placed = Color::ALL.map(|color| {
+            let mut placed = Vec::with_capacity(rules.piece_types * g.cells());
+            for kind in 0..rules.piece_types {
+                for (cell, &square) in piece_squares[color as usize].iter().enumerate() {
+                    let (value, centre, square) = (weights[per_kind(PerKind::Value, kind)], weights[per_kind(PerKind::Centre, kind)], weights[square + kind * layout.squares()]);
+                    let c: i32 = centrality[cell];
+                    placed.push(Score::new(value.mg + centre.mg * c + square.mg, value.eg + centre.eg * c + square.eg));
+                }
+            }
+            placed
+        });
         Ok(EvalTables {
             weights,
             layout,
             piece_squares,
             squares_per_kind: layout.squares(),
+            placed,
             values,
             centrality,
             advancement,
@@ -318,6 +336,13 @@ impl<B: Bitboard> EvalTables<B> {
         self.piece_squares[color as usize][cell] + kind * self.squares_per_kind
     }
 
+    /// What a piece of `color` and `kind` on `cell` adds by its worth,
+    /// centrality and piece-square weight (see [`Terms::place`]).
+    #[inline(always)]
+    fn placed(&self, color: Color, kind: usize, cell: usize) -> Score {
+        self.placed[color as usize][kind * self.centrality.len() + cell]
+    }
+
     /// Every term's weight, by `weights` index.
     pub fn weights(&self) -> &[Score] {
         &self.weights
@@ -334,6 +359,15 @@ pub trait Terms {
     #[inline(always)]
     fn count(&mut self, color: Color, index: usize, count: i32) {
         self.add(color, index, count * ONE);
+    }
+    /// For `color`: a piece of `kind` on `cell`, one of the kind's count,
+    /// its cell's centrality and its piece-square term (each a sum of
+    /// whole features: a sum may look the three up at once).
+    #[inline(always)]
+    fn place<B: Bitboard>(&mut self, t: &EvalTables<B>, color: Color, kind: usize, cell: usize) {
+        self.count(color, per_kind(PerKind::Value, kind), 1);
+        self.count(color, per_kind(PerKind::Centre, kind), t.centrality[cell]);
+        self.count(color, t.piece_square(color, kind, cell), 1);
     }
     /// Whether the term at `index` is wanted: a sum leaves out a term
     /// weighed at nothing, so a term no fit has given a worth costs no
@@ -365,6 +399,10 @@ impl Terms for Summed<'_> {
         let w = self.weights[index];
         self.sides[color as usize] += Score::new(w.mg * count, w.eg * count);
     }
+    #[inline(always)]
+    fn place<B: Bitboard>(&mut self, t: &EvalTables<B>, color: Color, kind: usize, cell: usize) {
+        self.sides[color as usize] += t.placed(color, kind, cell);
+    }
 }
 
 /// One side's pawns: their count, centrality, advance and structure
@@ -380,11 +418,8 @@ fn pawn_structure<B: Bitboard, T: Terms>(pos: &Position<B>, t: &EvalTables<B>, u
     let connected = out.wants(scalar(Scalar::Connected)) || out.wants(scalar(Scalar::ConnectedAdvance));
     let defended = if connected { pawn_attacks(pos, t, us) } else { B::EMPTY };
     for kind in kinds_in(t.pawn_kinds) {
-        let pieces = pos.pieces_of(us, kind);
-        let mut centrality = 0;
-        for cell in pieces.cells() {
-            centrality += t.centrality[cell];
-            out.count(us, t.piece_square(us, kind, cell), 1);
+        for cell in pos.pieces_of(us, kind).cells() {
+            out.place(t, us, kind, cell);
             let adv = t.advancement[us as usize][cell];
             out.add(us, scalar(Scalar::PawnAdvance), adv);
             if connected && (defended.has(cell) || (t.king_files[cell] & own_pawns & !B::cell(cell)).any()) {
@@ -402,8 +437,6 @@ fn pawn_structure<B: Bitboard, T: Terms>(pos: &Position<B>, t: &EvalTables<B>, u
                 out.count(us, scalar(Scalar::Isolated), 1);
             }
         }
-        out.count(us, per_kind(PerKind::Value, kind), pieces.count() as i32);
-        out.count(us, per_kind(PerKind::Centre, kind), centrality);
     }
 }
 
@@ -443,9 +476,9 @@ fn side<B: Bitboard, T: Terms>(pos: &Position<B>, t: &EvalTables<B>, us: Color, 
         if pieces.is_empty() || rules.roles[kind] == Role::Pawn {
             continue;
         }
-        // A kind's count, centrality and mobility are sums of whole
-        // features: added once for the kind, not once a piece.
-        let (mut centrality, mut mobility, mut advance) = (0, 0, 0);
+        // A kind's mobility and advance are summed over its pieces and
+        // added once for the kind.
+        let (mut mobility, mut advance) = (0, 0);
         let victims = if lesser_attacks { theirs & pos.kinds_bb(t.worth_more[kind]) } else { B::EMPTY };
         // The cells from which a piece of this kind attacks their king: what
         // one of theirs on the king's cell takes, moving their way (the
@@ -455,9 +488,8 @@ fn side<B: Bitboard, T: Terms>(pos: &Position<B>, t: &EvalTables<B>, us: Color, 
             _ => B::EMPTY,
         };
         for cell in pieces.cells() {
-            centrality += t.centrality[cell];
             advance += rank_advance[cell];
-            out.count(us, t.piece_square(us, kind, cell), 1);
+            out.place(t, us, kind, cell);
             if rules.roles[kind] == Role::Royal {
                 let shield = (t.king_ring[cell] & t.passed_span[us as usize][cell] & own_pawns).count() as i32;
                 out.count(us, scalar(Scalar::KingShield), shield);
@@ -496,8 +528,6 @@ fn side<B: Bitboard, T: Terms>(pos: &Position<B>, t: &EvalTables<B>, us: Color, 
                 }
             }
         }
-        out.count(us, per_kind(PerKind::Value, kind), pieces.count() as i32);
-        out.count(us, per_kind(PerKind::Centre, kind), centrality);
         out.add(us, per_kind(PerKind::Advance, kind), advance);
         if rules.roles[kind] == Role::Other {
             out.count(us, per_kind(PerKind::Mobility, kind), mobility);
@@ -937,8 +967,9 @@ mod tests {
         assert!(q > r && q > b && q > n, "{v:?}");
     }
 
-    /// A sum that takes every term through `add`, whole features too:
-    /// the reference for the sum's own `count`.
+    /// A sum that takes every term through `add`, whole features and
+    /// placed pieces too: the reference for the sum's own `count` and
+    /// `place`.
     struct AddedOnly<'a>(Summed<'a>);
 
     impl Terms for AddedOnly<'_> {
@@ -955,7 +986,8 @@ mod tests {
         // One cache through random games of every variant (rule changes
         // and tile shifts included): each evaluation equals the uncached
         // one, whether its pawns were cached or not, and the one that
-        // weighs whole features as 256ths divided by 256.
+        // weighs whole features as 256ths divided by 256 and each placed
+        // piece's terms one by one.
         let mut cache = PawnCache::new();
         let mut hits = 0;
         for variant in ["standard", "perfect", "onedim", "beyond", "flexichess"] {
