@@ -281,8 +281,8 @@ impl<B: Bitboard> EvalTables<B> {
         let placed = Color::ALL.map(|color| {
             let mut placed = Vec::with_capacity(rules.piece_types * g.cells());
             for kind in 0..rules.piece_types {
-                for (cell, &square) in piece_squares[color as usize].iter().enumerate() {
-                    let (value, centre, square) = (weights[per_kind(PerKind::Value, kind)], weights[per_kind(PerKind::Centre, kind)], weights[square + kind * layout.squares()]);
+                for (cell, &first_kinds_square) in piece_squares[color as usize].iter().enumerate() {
+                    let (value, centre, square) = (weights[per_kind(PerKind::Value, kind)], weights[per_kind(PerKind::Centre, kind)], weights[first_kinds_square + kind * layout.squares()]);
                     let c: i32 = centrality[cell];
                     placed.push(Score::new(value.mg + centre.mg * c + square.mg, value.eg + centre.eg * c + square.eg));
                 }
