@@ -207,7 +207,7 @@ impl<B: Bitboard> EvalTables<B> {
                 }
             }
         }
-        let centrality: Vec<i32> = (0..g.cells())
+        let centrality = (0..g.cells())
             .map(|c| {
                 // Distance from the centre in half-cells, inverted.
                 let df = (2 * g.file(c) as i32 - (w as i32 - 1)).abs();
@@ -277,24 +277,13 @@ impl<B: Bitboard> EvalTables<B> {
                 })
                 .collect()
         });
-        let piece_squares: [Vec<usize>; 2] = Color::ALL.map(|color| (0..g.cells()).map(|c| layout.square(0, layout.square_of(color, g.file(c), g.rank(c)))).collect());
-        let placed = Color::ALL.map(|color| {
-            let mut placed = Vec::with_capacity(rules.piece_types * g.cells());
-            for kind in 0..rules.piece_types {
-                for (cell, &first_kinds_square) in piece_squares[color as usize].iter().enumerate() {
-                    let (value, centre, square) = (weights[per_kind(PerKind::Value, kind)], weights[per_kind(PerKind::Centre, kind)], weights[first_kinds_square + kind * layout.squares()]);
-                    let c: i32 = centrality[cell];
-                    placed.push(Score::new(value.mg + centre.mg * c + square.mg, value.eg + centre.eg * c + square.eg));
-                }
-            }
-            placed
-        });
-        Ok(EvalTables {
+        let piece_squares = Color::ALL.map(|color| (0..g.cells()).map(|c| layout.square(0, layout.square_of(color, g.file(c), g.rank(c)))).collect());
+        let mut tables = EvalTables {
             weights,
             layout,
             piece_squares,
             squares_per_kind: layout.squares(),
-            placed,
+            placed: [Vec::new(), Vec::new()],
             values,
             centrality,
             advancement,
@@ -313,7 +302,20 @@ impl<B: Bitboard> EvalTables<B> {
             king_files,
             worth_more,
             rank_advance,
-        })
+        };
+        tables.placed = Color::ALL.map(|color| {
+            (0..rules.piece_types).flat_map(|kind| (0..g.cells()).map(move |cell| (kind, cell))).map(|(kind, cell)| tables.weigh_placement(color, kind, cell)).collect()
+        });
+        Ok(tables)
+    }
+
+    /// A piece's worth, centrality and piece-square weight, weighed and
+    /// summed: what `placed` keeps for each colour, kind and cell.
+    fn weigh_placement(&self, color: Color, kind: usize, cell: usize) -> Score {
+        let w = &self.weights;
+        let (value, centre, square) = (w[per_kind(PerKind::Value, kind)], w[per_kind(PerKind::Centre, kind)], w[self.piece_square(color, kind, cell)]);
+        let c = self.centrality[cell];
+        Score::new(value.mg + centre.mg * c + square.mg, value.eg + centre.eg * c + square.eg)
     }
 
     /// Whether a pawn of `us` on `cell` is passed: no enemy pawn (of
