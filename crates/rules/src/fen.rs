@@ -260,7 +260,8 @@ fn parse_redefinitions<B: Bitboard>(pos: &mut Position<B>, text: &str) -> Result
 
 /// The pawn that just made the double step over `target`: an enemy pawn
 /// (of the side not to move) beside it whose start cell, on the far side
-/// of `target`, is empty. The step straight forward is looked at first;
+/// of `target`, holds no piece (in Beyond Chess it may be a rift: the
+/// turn's tile shift can move away the tile the pawn left). The step straight forward is looked at first;
 /// pawns redefined to step two cells another way (Flexichess) have the
 /// other seven directions.
 fn en_passant_victim<B: Bitboard>(pos: &Position<B>, target: usize) -> Option<usize> {
@@ -272,7 +273,7 @@ fn en_passant_victim<B: Bitboard>(pos: &Position<B>, target: usize) -> Option<us
         let victim = g.offset(target, s)?;
         let origin = g.offset(target, s.reversed())?;
         let pawn = pos.piece_at(victim)?;
-        let is_victim = pawn.color() != pos.side_to_move() && pos.rules().roles[pawn.kind()] == Role::Pawn && pos.vacant().has(origin);
+        let is_victim = pawn.color() != pos.side_to_move() && pos.rules().roles[pawn.kind()] == Role::Pawn && pos.piece_at(origin).is_none();
         is_victim.then_some(victim)
     })
 }

@@ -669,3 +669,19 @@ fn a_bare_king_must_be_mated_within_30_moves() {
     }
     assert_eq!(pos.outcome(), Some(protean_rules::Outcome::BareKing), "{}", pos.fen());
 }
+
+#[test]
+fn en_passant_reads_back_when_the_pawns_start_tile_has_moved_away() {
+    // Black's pawn goes a7-a5 and the turn's shift moves the tile it left
+    // (a7 to z7): a6 can still be taken en passant, and the FEN written
+    // then, whose a7 is a rift, must read back with that right.
+    let fen = "****************/****************/****************/*******1q1******/****r*1**rnk****/****pb2np2****/***2*N3pp****/**1*1Pppp2*1***/*****3P1*2***/****P1NP1K*1*1**/****1RP2PPP****/****3Q*BR*1***/********1*******/****************/****************/**************** b - - 0 21 b6a6:1";
+    let mut pos = beyond().from_fen(fen).unwrap();
+    pos.play("a7a5,a7z7").unwrap();
+    let written = pos.fen();
+    assert!(written.contains(" w - a6 "), "{written}");
+    let mut read = beyond().from_fen(&written).unwrap();
+    assert_eq!(read.fen(), written);
+    let moves = read.legal_moves();
+    assert!(moves.iter().any(|m| m.starts_with("b5a6")), "{moves:?}");
+}
