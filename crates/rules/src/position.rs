@@ -18,6 +18,10 @@ use std::sync::Arc;
 
 const EMPTY: u8 = u8::MAX;
 pub(crate) const NO_CELL: u8 = u8::MAX;
+/// The pawns' and the rifts' parts of `Position::placement_keys`, after
+/// the colours'.
+const PAWNS: usize = 2;
+const RIFTS: usize = 3;
 
 /// What `unmake` needs to restore, and what repetition compares.
 #[derive(Clone, Copy, Debug)]
@@ -90,8 +94,13 @@ pub struct Position<B: Bitboard> {
     /// the plies since one side was left with its king alone.
     bare_plies: Option<u16>,
     fullmove: u32,
-    /// Pieces and rifts.
-    placement_key: u64,
+    /// The placement's key in parts: each colour's pieces but its pawns
+    /// (its king among them), the pawns of both colours, the rifts. The
+    /// search's correction history and pawn cache tell positions apart by
+    /// the first three.
+    placement_keys: [u64; 4],
+    /// The kinds whose role is pawn (a bit set; rule changes keep roles).
+    pawn_kinds: u32,
     kings: [u8; 2],
     history: Vec<Undo>,
     /// Where tiles move (Beyond Chess): the rifts, the shuttle count, a
@@ -107,6 +116,7 @@ pub struct Position<B: Bitboard> {
 impl<B: Bitboard> Position<B> {
     /// An empty board with White to move; `fen` fills it in.
     pub(crate) fn empty(rules: Arc<Rules<B>>) -> Position<B> {
+        let pawn_kinds = (0..rules.piece_types).filter(|&k| rules.roles[k] == Role::Pawn).fold(0, |set, k| set | 1 << k);
         Position {
             tiles: rules.variant.tiles.is_some().then(TileState::new),
             rule_changes: (!rules.variant.redefinitions.is_empty()).then(RuleChangeState::new),
@@ -121,7 +131,8 @@ impl<B: Bitboard> Position<B> {
             ep_victim: NO_CELL,
             quiet_plies: 0,
             fullmove: 1,
-            placement_key: 0,
+            placement_keys: [0; 4],
+            pawn_kinds,
             kings: [NO_CELL; 2],
             history: Vec::new(),
             check: CheckMemo::new(),
@@ -260,7 +271,7 @@ impl<B: Bitboard> Position<B> {
     #[inline(always)]
     pub fn key(&self) -> u64 {
         let z = zobrist::keys();
-        let mut k = self.placement_key ^ z.castling[self.castling as usize] ^ self.rules.key;
+        let mut k = self.placement_key() ^ z.castling[self.castling as usize] ^ self.rules.key;
         if self.side == Color::Black {
             k ^= z.black_to_move;
         }
@@ -273,12 +284,33 @@ impl<B: Bitboard> Position<B> {
         k
     }
 
+    /// The Zobrist key of the pieces and rifts.
+    #[inline(always)]
+    fn placement_key(&self) -> u64 {
+        let [white, black, pawns, rifts] = self.placement_keys;
+        white ^ black ^ pawns ^ rifts
+    }
+
+    /// The Zobrist key of the pawns' cells (pieces whose role is pawn),
+    /// both colours'.
+    #[inline(always)]
+    pub fn pawn_key(&self) -> u64 {
+        self.placement_keys[PAWNS]
+    }
+
+    /// The Zobrist key of `color`'s pieces but its pawns, its king's cell
+    /// among them.
+    #[inline(always)]
+    pub fn non_pawn_key(&self, color: Color) -> u64 {
+        self.placement_keys[color as usize]
+    }
+
     /// The key the variant's repetition rule compares.
     #[inline(always)]
     pub fn repetition_key(&self) -> u64 {
         match self.rules.variant.draws.repetition {
             Repetition::FullPosition => self.key(),
-            Repetition::Placement => self.placement_key,
+            Repetition::Placement => self.placement_key(),
         }
     }
 
@@ -299,10 +331,19 @@ impl<B: Bitboard> Position<B> {
         self.mailbox[cell] = piece.index() as u8;
         self.by_color[piece.color() as usize] |= b;
         self.by_kind[piece.kind()] |= b;
-        self.placement_key ^= zobrist::keys().pieces[piece.index()][cell];
+        self.toggle_keys(piece, cell);
         if Some(piece.kind()) == self.rules.royal {
             self.kings[piece.color() as usize] = cell as u8;
         }
+    }
+
+    /// Adds `piece` on `cell` to the keys, or takes it out of them.
+    #[inline(always)]
+    fn toggle_keys(&mut self, piece: Piece, cell: usize) {
+        let key = zobrist::keys().pieces[piece.index()][cell];
+        // Without a branch: perft makes and unmakes little else.
+        let is_pawn = self.pawn_kinds >> piece.kind() & 1 == 1;
+        self.placement_keys[if is_pawn { PAWNS } else { piece.color() as usize }] ^= key;
     }
 
     pub(crate) fn remove(&mut self, cell: usize) -> Piece {
@@ -312,7 +353,7 @@ impl<B: Bitboard> Position<B> {
         self.mailbox[cell] = EMPTY;
         self.by_color[piece.color() as usize] ^= b;
         self.by_kind[piece.kind()] ^= b;
-        self.placement_key ^= zobrist::keys().pieces[piece.index()][cell];
+        self.toggle_keys(piece, cell);
         if Some(piece.kind()) == self.rules.royal && self.kings[piece.color() as usize] == cell as u8 {
             self.kings[piece.color() as usize] = NO_CELL;
         }
@@ -330,7 +371,7 @@ impl<B: Bitboard> Position<B> {
     pub(crate) fn set_rift(&mut self, cell: usize) -> bool {
         let Some(tiles) = self.tiles.as_mut() else { return false };
         tiles.rifts |= B::cell(cell);
-        self.placement_key ^= zobrist::keys().rifts[cell];
+        self.placement_keys[RIFTS] ^= zobrist::keys().rifts[cell];
         self.forget_check();
         true
     }
@@ -354,7 +395,7 @@ impl<B: Bitboard> Position<B> {
     fn tile_moved(&mut self, from: usize, to: usize) {
         self.forget_check();
         let z = zobrist::keys();
-        self.placement_key ^= z.rifts[from] ^ z.rifts[to];
+        self.placement_keys[RIFTS] ^= z.rifts[from] ^ z.rifts[to];
         if self.ep as usize == from {
             // En passant needs the passed cell to be a tile.
             self.clear_en_passant();

@@ -25,12 +25,10 @@
 //! weight) is one entry of a table built with the weights, and a kind's
 //! mobility is summed over its pieces and added once.
 
-use crate::correction::StructureHasher;
 use crate::weights::{per_kind, scalar, Layout, PerKind, Scalar, Score, Weights};
 use protean_rules::betza::UNLIMITED;
 use protean_rules::variant::Role;
 use protean_rules::{Bitboard, Color, Position, Rules};
-use std::hash::Hasher;
 
 /// Centipawns per unit of effective mobility (see [`piece_value`]).
 const VALUE_PER_MOVE: f64 = 61.0;
@@ -295,7 +293,7 @@ impl<B: Bitboard> EvalTables<B> {
             rules_key: rules.key,
             redefined,
             exchange_order,
-            pawn_kinds: crate::correction::pawn_kinds(rules),
+            pawn_kinds: (0..rules.piece_types).filter(|&k| rules.roles[k] == Role::Pawn).fold(0, |set, k| set | 1 << k),
             light_cells,
             colourbound,
             file_riders,
@@ -723,18 +721,11 @@ impl PawnCache {
         self.entries.fill((0, [Score::default(); 2]));
     }
 
-    /// The key of `pos`'s pawns under the tables `t`: every pawn kind's
-    /// cells by colour, and the rules (a rule change may revalue pawns).
+    /// The key of `pos`'s pawns under the tables `t`: the position's
+    /// pawn key, and the rules (a rule change may revalue pawns).
     fn key<B: Bitboard>(pos: &Position<B>, t: &EvalTables<B>) -> u64 {
-        let mut hasher = StructureHasher::default();
-        hasher.write_u64(t.rules_key);
-        for kind in kinds_in(t.pawn_kinds) {
-            for color in Color::ALL {
-                pos.pieces_of(color, kind).hash(&mut hasher);
-            }
-        }
         // Never 0, the key of an empty entry.
-        hasher.finish() | 1
+        (pos.pawn_key() ^ t.rules_key) | 1
     }
 }
 
