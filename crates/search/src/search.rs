@@ -19,7 +19,6 @@
 //! position; they share only the transposition table and the stop flag,
 //! and helpers start at staggered depths so they explore different trees.
 
-use crate::correction::pawn_kinds;
 use crate::evaluate::{evaluate_cached, EvalTables};
 use crate::history::Context;
 use crate::move_picker::{is_losing_capture, is_quiet, legal_hash_move, order_score, pack, MovePicker, Picking};
@@ -79,9 +78,6 @@ pub(crate) struct Worker<'a, B: Bitboard> {
     /// The depth of the iteration: singular extensions stop at twice it,
     /// so that extended lines cannot run on to the ply cap.
     root_depth: i32,
-    /// The piece kinds whose cells make the pawn structure (bit set), for
-    /// the correction history.
-    pawn_kinds: u32,
 }
 
 fn to_tt(score: i32, ply: usize) -> i16 {
@@ -153,7 +149,6 @@ impl<'a, B: Bitboard> Worker<'a, B> {
         let mut draw_scores = [options.contempt; 2];
         draw_scores[pos.side_to_move() as usize] = -options.contempt;
         let eval = Rc::new(EvalTables::new(pos.rules()));
-        let pawn_kinds = pawn_kinds(pos.rules());
         Worker {
             pos,
             tt,
@@ -176,7 +171,6 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             draw_scores,
             tiles_move,
             root_depth: 0,
-            pawn_kinds,
         }
     }
 
@@ -254,7 +248,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             *slot = (key, score);
             score
         };
-        self.data.correction.corrected(&self.pos, self.pawn_kinds, raw).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+        self.data.correction.corrected(&self.pos, raw).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
     }
 
     /// The evaluation tables of the rules in force: a piece redefined by a
@@ -596,7 +590,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             && !(bound == Bound::Lower && best <= static_eval)
             && !(bound == Bound::Upper && best >= static_eval)
         {
-            self.data.correction.update(&self.pos, self.pawn_kinds, depth, best, static_eval);
+            self.data.correction.update(&self.pos, depth, best, static_eval);
         }
         if excluded.is_none() {
             self.tt.store(key, Entry { mv: best_move.map(|m| pack(m, self.tiles_move)), score: to_tt(best, ply), depth: depth.clamp(0, 255) as u8, bound });
