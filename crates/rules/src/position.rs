@@ -116,7 +116,7 @@ pub struct Position<B: Bitboard> {
 impl<B: Bitboard> Position<B> {
     /// An empty board with White to move; `fen` fills it in.
     pub(crate) fn empty(rules: Arc<Rules<B>>) -> Position<B> {
-        let pawn_kinds = (0..rules.piece_types).filter(|&k| rules.roles[k] == Role::Pawn).fold(0, |set, k| set | 1 << k);
+        let pawn_kinds = rules.pawn_kinds();
         Position {
             tiles: rules.variant.tiles.is_some().then(TileState::new),
             rule_changes: (!rules.variant.redefinitions.is_empty()).then(RuleChangeState::new),

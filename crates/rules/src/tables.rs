@@ -451,6 +451,11 @@ impl<B: Bitboard> Rules<B> {
         Ok(Rules { castling, castling_keep, ..self.clone() })
     }
 
+    /// The kinds whose role is pawn, as a bit set.
+    pub fn pawn_kinds(&self) -> u32 {
+        (0..self.piece_types).filter(|&k| self.roles[k] == Role::Pawn).fold(0, |set, k| set | 1 << k)
+    }
+
     /// Where a piece of `color` and `kind` on `from` can move (onto `empty`)
     /// and capture (onto `enemies`), before any legality test.
     #[inline(always)]

@@ -293,7 +293,7 @@ impl<B: Bitboard> EvalTables<B> {
             rules_key: rules.key,
             redefined,
             exchange_order,
-            pawn_kinds: (0..rules.piece_types).filter(|&k| rules.roles[k] == Role::Pawn).fold(0, |set, k| set | 1 << k),
+            pawn_kinds: rules.pawn_kinds(),
             light_cells,
             colourbound,
             file_riders,
