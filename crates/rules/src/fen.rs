@@ -261,9 +261,9 @@ fn parse_redefinitions<B: Bitboard>(pos: &mut Position<B>, text: &str) -> Result
 /// The pawn that just made the double step over `target`: an enemy pawn
 /// (of the side not to move) beside it whose start cell, on the far side
 /// of `target`, holds no piece (in Beyond Chess it may be a rift: the
-/// turn's tile shift can move away the tile the pawn left). The step straight forward is looked at first;
-/// pawns redefined to step two cells another way (Flexichess) have the
-/// other seven directions.
+/// turn's tile shift can move away the tile the pawn left). The step
+/// straight forward is looked at first; pawns redefined to step two cells
+/// another way (Flexichess) have the other seven directions.
 fn en_passant_victim<B: Bitboard>(pos: &Position<B>, target: usize) -> Option<usize> {
     let g = pos.rules().geometry;
     let forward: i8 = if pos.side_to_move() == Color::White { -1 } else { 1 };
