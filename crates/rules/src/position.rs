@@ -99,8 +99,6 @@ pub struct Position<B: Bitboard> {
     /// search's correction history and pawn cache tell positions apart by
     /// the first three.
     placement_keys: [u64; 4],
-    /// The kinds whose role is pawn (a bit set; rule changes keep roles).
-    pawn_kinds: u32,
     kings: [u8; 2],
     history: Vec<Undo>,
     /// Where tiles move (Beyond Chess): the rifts, the shuttle count, a
@@ -116,7 +114,6 @@ pub struct Position<B: Bitboard> {
 impl<B: Bitboard> Position<B> {
     /// An empty board with White to move; `fen` fills it in.
     pub(crate) fn empty(rules: Arc<Rules<B>>) -> Position<B> {
-        let pawn_kinds = rules.pawn_kinds();
         Position {
             tiles: rules.variant.tiles.is_some().then(TileState::new),
             rule_changes: (!rules.variant.redefinitions.is_empty()).then(RuleChangeState::new),
@@ -132,7 +129,6 @@ impl<B: Bitboard> Position<B> {
             quiet_plies: 0,
             fullmove: 1,
             placement_keys: [0; 4],
-            pawn_kinds,
             kings: [NO_CELL; 2],
             history: Vec::new(),
             check: CheckMemo::new(),
@@ -342,7 +338,7 @@ impl<B: Bitboard> Position<B> {
     fn toggle_keys(&mut self, piece: Piece, cell: usize) {
         let key = zobrist::keys().pieces[piece.index()][cell];
         // Without a branch: perft makes and unmakes little else.
-        let is_pawn = self.pawn_kinds >> piece.kind() & 1 == 1;
+        let is_pawn = self.rules.pawn_kinds >> piece.kind() & 1 == 1;
         self.placement_keys[if is_pawn { PAWNS } else { piece.color() as usize }] ^= key;
     }
 

@@ -182,6 +182,8 @@ pub struct Rules<B> {
     pub piece_types: usize,
     pub royal: Option<usize>,
     pub roles: Vec<Role>,
+    /// The kinds whose role is pawn, as a bit set.
+    pub pawn_kinds: u32,
     /// Kinds with two-leg jumps (empty in most variants).
     pub jumpers: Vec<usize>,
     pub moves: [Vec<PieceMoves<B>>; 2],
@@ -430,6 +432,7 @@ impl<B: Bitboard> Rules<B> {
             piece_types: n,
             royal: variant.royal(),
             roles: variant.pieces.iter().map(|p| p.role).collect(),
+            pawn_kinds: (0..n).filter(|&k| variant.pieces[k].role == Role::Pawn).fold(0, |set, k| set | 1 << k),
             jumpers: (0..n).filter(|&k| !variant.pieces[k].paths.is_empty()).collect(),
             moves,
             attacks,
@@ -449,11 +452,6 @@ impl<B: Bitboard> Rules<B> {
     pub(crate) fn with_castling(&self, entries: &[castling::Entry]) -> Result<Rules<B>, RulesError> {
         let (castling, castling_keep) = castling::compile(&self.variant, entries).map_err(RulesError)?;
         Ok(Rules { castling, castling_keep, ..self.clone() })
-    }
-
-    /// The kinds whose role is pawn, as a bit set.
-    pub fn pawn_kinds(&self) -> u32 {
-        (0..self.piece_types).filter(|&k| self.roles[k] == Role::Pawn).fold(0, |set, k| set | 1 << k)
     }
 
     /// Where a piece of `color` and `kind` on `from` can move (onto `empty`)

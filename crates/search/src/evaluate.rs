@@ -293,7 +293,7 @@ impl<B: Bitboard> EvalTables<B> {
             rules_key: rules.key,
             redefined,
             exchange_order,
-            pawn_kinds: rules.pawn_kinds(),
+            pawn_kinds: rules.pawn_kinds,
             light_cells,
             colourbound,
             file_riders,
