@@ -83,8 +83,6 @@ pub struct EvalTables<B> {
     /// Kinds from least to most valuable, the king last: the order in
     /// which static exchange evaluation brings attackers in.
     pub exchange_order: Vec<usize>,
-    /// The pawn kinds (bit set).
-    pawn_kinds: u32,
     /// The cells of one colour (a1's), for colour-bound pieces.
     light_cells: B,
     /// Kinds bound to cells of one colour.
@@ -293,7 +291,6 @@ impl<B: Bitboard> EvalTables<B> {
             rules_key: rules.key,
             redefined,
             exchange_order,
-            pawn_kinds: rules.pawn_kinds,
             light_cells,
             colourbound,
             file_riders,
@@ -416,8 +413,8 @@ fn pawn_structure<B: Bitboard, T: Terms>(pos: &Position<B>, t: &EvalTables<B>, u
     // A pawn its fellows defend, or one beside it that can step up to
     // defend it, is hard to win and holds the cells ahead.
     let connected = out.wants(scalar(Scalar::Connected)) || out.wants(scalar(Scalar::ConnectedAdvance));
-    let defended = if connected { pawn_attacks(pos, t, us) } else { B::EMPTY };
-    for kind in kinds_in(t.pawn_kinds) {
+    let defended = if connected { pawn_attacks(pos, us) } else { B::EMPTY };
+    for kind in kinds_in(pos.rules().pawn_kinds) {
         for cell in pos.pieces_of(us, kind).cells() {
             out.place(t, us, kind, cell);
             let adv = t.advancement[us as usize][cell];
@@ -599,10 +596,10 @@ fn pieces_but_pawns_and_king<B: Bitboard>(pos: &Position<B>, color: Color, pawns
 /// The cells `color`'s pawns attack by their capturing leaps (a pawn
 /// that captures by riding, which no built-in variant has, is not
 /// counted for those captures).
-fn pawn_attacks<B: Bitboard>(pos: &Position<B>, t: &EvalTables<B>, color: Color) -> B {
+fn pawn_attacks<B: Bitboard>(pos: &Position<B>, color: Color) -> B {
     let moves = &pos.rules().moves[color as usize];
     let mut attacks = B::EMPTY;
-    for kind in kinds_in(t.pawn_kinds) {
+    for kind in kinds_in(pos.rules().pawn_kinds) {
         for cell in pos.pieces_of(color, kind).cells() {
             attacks |= moves[kind].leaps[cell].capture;
         }
@@ -652,7 +649,7 @@ fn tiles<B: Bitboard, T: Terms>(pos: &Position<B>, t: &EvalTables<B>, us: Color,
 /// phase, from 256 (all the start's pieces other than pawns and kings on
 /// the board) down to 0.
 pub fn terms<B: Bitboard, T: Terms>(pos: &Position<B>, t: &EvalTables<B>, out: &mut T) -> i32 {
-    let pawns = pawn_sets(pos, t);
+    let pawns = pawn_sets(pos);
     for us in Color::ALL {
         pawn_structure(pos, t, us, pawns, out);
     }
@@ -669,8 +666,8 @@ fn kinds_in(mut set: u32) -> impl Iterator<Item = usize> {
 }
 
 /// Each colour's pawns (pieces of every pawn kind).
-fn pawn_sets<B: Bitboard>(pos: &Position<B>, t: &EvalTables<B>) -> [B; 2] {
-    let all_pawns = pos.kinds_bb(t.pawn_kinds);
+fn pawn_sets<B: Bitboard>(pos: &Position<B>) -> [B; 2] {
+    let all_pawns = pos.kinds_bb(pos.rules().pawn_kinds);
     [all_pawns & pos.pieces(Color::White), all_pawns & pos.pieces(Color::Black)]
 }
 
@@ -682,7 +679,7 @@ fn piece_terms<B: Bitboard, T: Terms>(pos: &Position<B>, t: &EvalTables<B>, pawn
     let hanging = out.wants(scalar(Scalar::Hanging));
     let safe_check = out.wants(scalar(Scalar::SafeCheck));
     let attacks = if hanging || safe_check || out.wants(scalar(Scalar::PawnThreat)) || out.wants(scalar(Scalar::ReachIntoPawnAttacks)) || out.wants(scalar(Scalar::Outpost)) {
-        [pawn_attacks(pos, t, Color::White), pawn_attacks(pos, t, Color::Black)]
+        [pawn_attacks(pos, Color::White), pawn_attacks(pos, Color::Black)]
     } else {
         [B::EMPTY; 2]
     };
@@ -751,7 +748,7 @@ pub fn evaluate<B: Bitboard>(pos: &Position<B>, t: &EvalTables<B>) -> i32 {
 /// [`evaluate`], with the pawn structure terms from `cache` where it has
 /// them (the same sums: integer terms added in another order).
 pub fn evaluate_cached<B: Bitboard>(pos: &Position<B>, t: &EvalTables<B>, cache: &mut PawnCache) -> i32 {
-    let pawns = pawn_sets(pos, t);
+    let pawns = pawn_sets(pos);
     let key = PawnCache::key(pos, t);
     let slot = &mut cache.entries[key as usize & (PAWN_CACHE_ENTRIES - 1)];
     let sides = if slot.0 == key {
