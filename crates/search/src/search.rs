@@ -22,7 +22,7 @@
 use crate::evaluate::{evaluate_cached, EvalTables};
 use crate::history::Context;
 use crate::move_picker::{is_losing_capture, is_quiet, legal_hash_move, order_score, pack, MovePicker, Picking};
-use crate::see::see;
+use crate::see::{quiet_see, see};
 use crate::time::{Deadline, Limits};
 use crate::tt::{prefetch, Bound, Entry, TranspositionTable};
 use crate::thread_data::ThreadData;
@@ -475,7 +475,16 @@ impl<'a, B: Bitboard> Worker<'a, B> {
                     if depth <= 8 && n >= late_move_count(depth, improving) {
                         continue;
                     }
-                    prune_unless_check = depth <= 6 && eval + 120 + 100 * depth <= alpha;
+                    // The margins read the depth the move would be searched
+                    // to once reduced, as Stockfish's do: a late move is
+                    // judged at the depth it would get.
+                    let reduced = (depth - 1 - i32::from(self.lmr[(depth as usize).min(63)][n.min(63)])).max(0);
+                    // A quiet move that leaves its piece to be taken for
+                    // more than the reduced depth could win back.
+                    if reduced <= 8 && quiet_see(&self.pos, m, &t) < -25 * reduced * reduced - 20 * reduced {
+                        continue;
+                    }
+                    prune_unless_check = reduced <= 6 && eval + 120 + 100 * reduced <= alpha;
                 } else if depth <= 6 && m.is_capture() && see(&self.pos, m, &t) < -90 * depth {
                     prune_unless_check = true;
                 }

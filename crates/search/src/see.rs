@@ -6,17 +6,36 @@
 
 use crate::evaluate::EvalTables;
 use protean_rules::variant::Role;
-use protean_rules::{Bitboard, Move, Position};
+use protean_rules::{Bitboard, Move, MoveKind, Position};
 
 pub fn see<B: Bitboard>(pos: &Position<B>, m: Move, t: &EvalTables<B>) -> i32 {
     let Some(capture_cell) = m.capture_cell() else {
         return 0;
     };
+    let occupied = pos.occupied() ^ B::cell(m.from()) ^ B::cell(capture_cell) | B::cell(m.to());
+    let victim = pos.piece_at(capture_cell).map_or(0, |p| t.value(p.kind()));
+    exchange(pos, m, t, occupied, victim)
+}
+
+/// What a quiet piece move loses on its new cell: 0 where the other side
+/// cannot take the piece there with profit, else the exchange that
+/// follows (negative). Only for a plain move from a cell to a cell (a
+/// castling, a tile shift or a rule change stakes nothing: 0).
+pub fn quiet_see<B: Bitboard>(pos: &Position<B>, m: Move, t: &EvalTables<B>) -> i32 {
+    if m.kind != MoveKind::Quiet {
+        return 0;
+    }
+    let occupied = pos.occupied() ^ B::cell(m.from()) | B::cell(m.to());
+    exchange(pos, m, t, occupied, 0)
+}
+
+/// The exchange on `m`'s cell once `m` is made (`occupied` as it leaves
+/// the board, `first` what `m` itself took).
+fn exchange<B: Bitboard>(pos: &Position<B>, m: Move, t: &EvalTables<B>, mut occupied: B, first: i32) -> i32 {
     let rules = pos.rules();
     let to = m.to();
-    let mut occupied = pos.occupied() ^ B::cell(m.from()) ^ B::cell(capture_cell) | B::cell(to);
     let mut gain = [0i32; 64];
-    gain[0] = pos.piece_at(capture_cell).map_or(0, |p| t.value(p.kind()));
+    gain[0] = first;
     let mover = pos.piece_at(m.from()).expect("a move starts on a piece");
     let mut on_square = m.promotion().map_or(t.value(mover.kind()), |k| t.value(k));
     let mut side = !mover.color();
@@ -86,5 +105,28 @@ mod tests {
         assert_eq!(s, pawn - knight + pawn);
         // A quiet move exchanges nothing.
         assert_eq!(exchange("4k3/8/3p4/8/8/3N4/8/4K3 w - - 0 1", "d3e5").0, 0);
+    }
+
+    /// `quiet_see` of White's move `text` in a standard position.
+    fn quiet_exchange(fen: &str, text: &str) -> i32 {
+        let mut pos = AnyRules::by_name("standard").unwrap().from_fen(fen).unwrap();
+        let m = pos.parse_move(text).unwrap();
+        protean_rules::with_position!(&pos, p => quiet_see(p, m, &EvalTables::new(p.rules())))
+    }
+
+    #[test]
+    fn a_quiet_move_loses_what_can_be_taken_on_its_cell() {
+        let (_, knight, _) = exchange("4k3/8/8/8/8/8/8/4K3 w - - 0 1", "e1e2");
+        // The knight steps where a pawn takes it.
+        assert_eq!(quiet_exchange("4k3/8/3p4/8/8/3N4/8/4K3 w - - 0 1", "d3e5"), -knight);
+        // A pawn defends the cell and a pawn attacks it: the knight for a pawn.
+        let (_, _, pawn) = exchange("4k3/8/8/8/8/8/8/4K3 w - - 0 1", "e1e2");
+        assert_eq!(quiet_exchange("4k3/8/3p4/8/3P4/3N4/8/4K3 w - - 0 1", "d3e5"), pawn - knight);
+        // Nobody attacks the cell, or only a piece worth more that the
+        // knight's defender would win back: nothing lost.
+        assert_eq!(quiet_exchange("4k3/8/8/8/8/3N4/8/4K3 w - - 0 1", "d3e5"), 0);
+        assert_eq!(quiet_exchange("4k3/8/8/2q5/3P4/3N4/8/4K3 w - - 0 1", "d3e5"), 0);
+        // Castling stakes nothing.
+        assert_eq!(quiet_exchange("4k3/8/8/8/8/8/8/4K2R w K - 0 1", "e1g1"), 0);
     }
 }
