@@ -222,6 +222,12 @@ impl<'a, B: Bitboard> Worker<'a, B> {
         }
     }
 
+    /// The table's reduction of the `n`th move (from 0) at `depth`, before
+    /// the node's and the move's adjustments.
+    fn late_move_reduction(&self, depth: i32, n: usize) -> i32 {
+        i32::from(self.lmr[(depth as usize).min(63)][n.min(63)])
+    }
+
     /// A draw's score for the side to move: below zero for the root's side
     /// with a contempt (`Options::contempt`), so that it plays on rather
     /// than take a draw it does not need, in particular by repeating moves,
@@ -478,7 +484,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
                     // The margins read the depth the move would be searched
                     // to once reduced, as Stockfish's do: a late move is
                     // judged at the depth it would get.
-                    let reduced = (depth - 1 - i32::from(self.lmr[(depth as usize).min(63)][n.min(63)])).max(0);
+                    let reduced = (depth - 1 - self.late_move_reduction(depth, n)).max(0);
                     // A quiet move that leaves its piece to be taken for
                     // more than the reduced depth could win back.
                     if reduced <= 8 && quiet_see(&self.pos, m, &t) < -25 * reduced * reduced - 20 * reduced {
@@ -519,7 +525,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             } else {
                 let mut r = 0;
                 if reducible && !gives_check {
-                    r = self.lmr[(depth as usize).min(63)][n.min(63)] as i32;
+                    r = self.late_move_reduction(depth, n);
                     if pv_node {
                         r -= 1;
                     }

@@ -81,52 +81,52 @@ mod tests {
     use super::*;
     use protean_rules::AnyRules;
 
-    /// `see` of White's move `text` in a standard position, and the
-    /// knight's and the pawn's values.
-    fn exchange(fen: &str, text: &str) -> (i32, i32, i32) {
+    /// White's move `text` in a standard position: its `see` and its
+    /// `quiet_see`, with the knight's and the pawn's values.
+    struct Exchanges {
+        see: i32,
+        quiet: i32,
+        knight: i32,
+        pawn: i32,
+    }
+
+    fn exchanges(fen: &str, text: &str) -> Exchanges {
         let mut pos = AnyRules::by_name("standard").unwrap().from_fen(fen).unwrap();
         let m = pos.parse_move(text).unwrap();
         protean_rules::with_position!(&pos, p => {
             let t = EvalTables::new(p.rules());
-            (see(p, m, &t), t.value(1), t.value(0))
+            Exchanges { see: see(p, m, &t), quiet: quiet_see(p, m, &t), knight: t.value(1), pawn: t.value(0) }
         })
     }
 
     #[test]
     fn exchanges_count_recaptures_and_stop_when_they_lose() {
         // The knight takes a pawn that a pawn defends: a knight for a pawn.
-        let (s, knight, pawn) = exchange("4k3/8/3p4/4p3/8/3N4/8/4K3 w - - 0 1", "d3e5");
-        assert_eq!(s, pawn - knight);
+        let e = exchanges("4k3/8/3p4/4p3/8/3N4/8/4K3 w - - 0 1", "d3e5");
+        let (knight, pawn) = (e.knight, e.pawn);
+        assert_eq!(e.see, pawn - knight);
         // Undefended: the pawn, whole.
-        assert_eq!(exchange("4k3/8/8/4p3/8/3N4/8/4K3 w - - 0 1", "d3e5").0, pawn);
+        assert_eq!(exchanges("4k3/8/8/4p3/8/3N4/8/4K3 w - - 0 1", "d3e5").see, pawn);
         // A rook on the file joins in: the knight is lost for a pawn, then
         // the rook wins back the pawn that took it.
-        let (s, ..) = exchange("4k3/8/3p4/4p3/8/3N4/8/4R1K1 w - - 0 1", "d3e5");
-        assert_eq!(s, pawn - knight + pawn);
+        assert_eq!(exchanges("4k3/8/3p4/4p3/8/3N4/8/4R1K1 w - - 0 1", "d3e5").see, pawn - knight + pawn);
         // A quiet move exchanges nothing.
-        assert_eq!(exchange("4k3/8/3p4/8/8/3N4/8/4K3 w - - 0 1", "d3e5").0, 0);
-    }
-
-    /// `quiet_see` of White's move `text` in a standard position.
-    fn quiet_exchange(fen: &str, text: &str) -> i32 {
-        let mut pos = AnyRules::by_name("standard").unwrap().from_fen(fen).unwrap();
-        let m = pos.parse_move(text).unwrap();
-        protean_rules::with_position!(&pos, p => quiet_see(p, m, &EvalTables::new(p.rules())))
+        assert_eq!(exchanges("4k3/8/3p4/8/8/3N4/8/4K3 w - - 0 1", "d3e5").see, 0);
     }
 
     #[test]
     fn a_quiet_move_loses_what_can_be_taken_on_its_cell() {
-        let (_, knight, _) = exchange("4k3/8/8/8/8/8/8/4K3 w - - 0 1", "e1e2");
         // The knight steps where a pawn takes it.
-        assert_eq!(quiet_exchange("4k3/8/3p4/8/8/3N4/8/4K3 w - - 0 1", "d3e5"), -knight);
+        let e = exchanges("4k3/8/3p4/8/8/3N4/8/4K3 w - - 0 1", "d3e5");
+        let (knight, pawn) = (e.knight, e.pawn);
+        assert_eq!(e.quiet, -knight);
         // A pawn defends the cell and a pawn attacks it: the knight for a pawn.
-        let (_, _, pawn) = exchange("4k3/8/8/8/8/8/8/4K3 w - - 0 1", "e1e2");
-        assert_eq!(quiet_exchange("4k3/8/3p4/8/3P4/3N4/8/4K3 w - - 0 1", "d3e5"), pawn - knight);
+        assert_eq!(exchanges("4k3/8/3p4/8/3P4/3N4/8/4K3 w - - 0 1", "d3e5").quiet, pawn - knight);
         // Nobody attacks the cell, or only a piece worth more that the
         // knight's defender would win back: nothing lost.
-        assert_eq!(quiet_exchange("4k3/8/8/8/8/3N4/8/4K3 w - - 0 1", "d3e5"), 0);
-        assert_eq!(quiet_exchange("4k3/8/8/2q5/3P4/3N4/8/4K3 w - - 0 1", "d3e5"), 0);
+        assert_eq!(exchanges("4k3/8/8/8/8/3N4/8/4K3 w - - 0 1", "d3e5").quiet, 0);
+        assert_eq!(exchanges("4k3/8/8/2q5/3P4/3N4/8/4K3 w - - 0 1", "d3e5").quiet, 0);
         // Castling stakes nothing.
-        assert_eq!(quiet_exchange("4k3/8/8/8/8/8/8/4K2R w K - 0 1", "e1g1"), 0);
+        assert_eq!(exchanges("4k3/8/8/8/8/8/8/4K2R w K - 0 1", "e1g1").quiet, 0);
     }
 }
