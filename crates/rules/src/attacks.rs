@@ -167,15 +167,17 @@ impl<B: Bitboard> Position<B> {
     /// stands between does not matter, so an exchange asks once.
     pub fn leaper_attackers_to(&self, cell: usize) -> B {
         let rules = self.rules();
+        let either = &rules.either_attacks;
         let mut found = B::EMPTY;
+        for (kind, table) in &either.shared_leaps {
+            found |= table[cell] & self.kind_bb(*kind);
+        }
+        for (kind, color, table) in &either.own_leaps {
+            found |= table[cell] & self.kind_bb(*kind) & self.pieces(*color);
+        }
         for by in Color::ALL {
-            let a = &rules.attacks[by as usize];
-            let theirs = self.pieces(by);
-            for (kind, table) in &a.leaps {
-                found |= table[cell] & self.kind_bb(*kind) & theirs;
-            }
-            for (kind, table) in &a.initial_leaps {
-                found |= table[cell] & self.kind_bb(*kind) & theirs & rules.initial_region[by as usize][*kind];
+            for (kind, table) in &rules.attacks[by as usize].initial_leaps {
+                found |= table[cell] & self.kind_bb(*kind) & self.pieces(by) & rules.initial_region[by as usize][*kind];
             }
         }
         found
@@ -188,12 +190,16 @@ impl<B: Bitboard> Position<B> {
         let rules = self.rules();
         let blockers = occupied | self.rifts();
         let mut found = B::EMPTY;
+        for &(line, [white, black]) in &rules.either_attacks.line_groups {
+            let reach = rules.line_tables.reach(line, cell, blockers);
+            found |= if white == black {
+                reach & self.kinds_bb(white)
+            } else {
+                reach & (self.kinds_bb(white) & self.pieces(Color::White) | self.kinds_bb(black) & self.pieces(Color::Black))
+            };
+        }
         for by in Color::ALL {
             let a = &rules.attacks[by as usize];
-            let theirs = self.pieces(by);
-            for &(line, types) in &a.line_groups {
-                found |= rules.line_tables.reach(line, cell, blockers) & theirs & self.kinds_bb(types);
-            }
             for line in &a.lines {
                 if let Some(b) = Rules::<B>::first_blocker(line.rays[cell], line.positive, blockers) {
                     if let Some(p) = self.piece_at(b) {

@@ -173,6 +173,52 @@ pub struct Attacks<B> {
     pub leg_lines: Vec<(usize, JumpsThrough)>,
 }
 
+/// Reverse tables for attacks by either colour, for static exchanges,
+/// which ask who of both sides attacks a cell: where both colours' pieces
+/// of a kind attack alike (a knight's leaps, a rook's lines), one lookup
+/// serves both. Built from the two colours' [`Attacks`]; their `lines`
+/// (rays walked, not looked up) and initial-only leaps are not here.
+#[derive(Clone, Debug, Default)]
+pub struct EitherAttacks<B> {
+    /// Each line of `Rules::line_tables` along which either colour
+    /// captures, with the piece types capturing along it per colour.
+    pub line_groups: Vec<(usize, [u32; 2])>,
+    /// Per piece type whose leaps capture alike for both colours: cells a
+    /// leap would capture from.
+    pub shared_leaps: Vec<(usize, Vec<B>)>,
+    /// Per piece type and colour whose leaps differ by colour (a pawn's).
+    pub own_leaps: Vec<(usize, Color, Vec<B>)>,
+}
+
+impl<B: Bitboard> EitherAttacks<B> {
+    fn of(attacks: &[Attacks<B>; 2]) -> EitherAttacks<B> {
+        let mut either = EitherAttacks::default();
+        for color in Color::ALL {
+            for &(line, types) in &attacks[color as usize].line_groups {
+                let at = match either.line_groups.iter().position(|g| g.0 == line) {
+                    Some(at) => at,
+                    None => {
+                        either.line_groups.push((line, [0; 2]));
+                        either.line_groups.len() - 1
+                    }
+                };
+                either.line_groups[at].1[color as usize] |= types;
+            }
+            for (kind, table) in &attacks[color as usize].leaps {
+                let other = &attacks[!color as usize].leaps;
+                if other.iter().any(|(k, t)| k == kind && t == table) {
+                    if color == Color::White {
+                        either.shared_leaps.push((*kind, table.clone()));
+                    }
+                } else {
+                    either.own_leaps.push((*kind, color, table.clone()));
+                }
+            }
+        }
+        either
+    }
+}
+
 /// A variant compiled for one bitboard size.
 #[derive(Clone, Debug)]
 pub struct Rules<B> {
@@ -188,6 +234,7 @@ pub struct Rules<B> {
     pub jumpers: Vec<usize>,
     pub moves: [Vec<PieceMoves<B>>; 2],
     pub attacks: [Attacks<B>; 2],
+    pub either_attacks: EitherAttacks<B>,
     /// Rider lines looked up instead of walked (see `rider_reach`).
     pub line_tables: LineTables<B>,
     /// Full rays per direction id, for cutting a ray behind its blocker.
@@ -435,6 +482,7 @@ impl<B: Bitboard> Rules<B> {
             pawn_kinds: (0..n).filter(|&k| variant.pieces[k].role == Role::Pawn).fold(0, |set, k| set | 1 << k),
             jumpers: (0..n).filter(|&k| !variant.pieces[k].paths.is_empty()).collect(),
             moves,
+            either_attacks: EitherAttacks::of(&attacks),
             attacks,
             line_tables,
             full_rays,

@@ -10,26 +10,11 @@
 //!   without listing them, counts exactly the legal moves.
 
 use protean_rules::movegen::MoveSet;
-use protean_rules::{with_position, AnyRules, Bitboard, Move, MoveList, Position};
+use protean_rules::{with_position, Bitboard, Move, MoveList, Position};
 use std::collections::HashSet;
 
-/// Positions of a random game (a simple linear congruential choice of
-/// moves), at most `plies` long.
-fn random_game(variant: &str, seed: u64, plies: usize) -> Vec<protean_rules::AnyPosition> {
-    let mut pos = AnyRules::by_name(variant).unwrap().start();
-    let mut s = seed;
-    let mut out = vec![pos.clone()];
-    for _ in 0..plies {
-        let moves = pos.legal_move_list();
-        if moves.is_empty() || pos.clone().outcome().is_some() {
-            break;
-        }
-        s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-        pos.make(moves[(s >> 33) as usize % moves.len()]);
-        out.push(pos.clone());
-    }
-    out
-}
+mod random_games;
+use random_games::random_game;
 
 fn check_position<B: Bitboard>(p: &mut Position<B>, candidates: &HashSet<Move>) {
     let legal: HashSet<Move> = p.legal_move_list().into_iter().collect();
