@@ -65,6 +65,14 @@ impl<B: Bitboard> StepSets<B> {
         (quiet.len() + capture.len() + ride.len() < pieces).then_some(StepSets { quiet, capture, ride })
     }
 
+    /// Every cell the pieces on `pieces` capture on (were an enemy there):
+    /// one shift a capture step, where the tables would take a lookup a
+    /// piece (the evaluation's pawn attacks).
+    #[inline]
+    pub fn capture_targets(&self, pieces: B) -> B {
+        self.capture.iter().fold(B::EMPTY, |targets, &(offset, from)| targets | (pieces & from).shift(offset))
+    }
+
     /// How many moves the pieces on `pieces` have: quiet moves to `empty`
     /// cells (a ride stopped by `blockers`), captures of `enemies`, each
     /// landing in `zone` counted `per_zone` times (a pawn's promotions).

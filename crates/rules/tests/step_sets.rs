@@ -1,12 +1,14 @@
-//! Counting a kind's moves by its steps (`step_sets`) against counting
-//! them piece by piece from the per-cell tables they were read off.
+//! Counting a kind's moves by its steps (`step_sets`), and finding the
+//! cells its pieces capture on, against doing so piece by piece from the
+//! per-cell tables they were read off.
 
 use protean_rules::tables::Rules;
 use protean_rules::{AnyRules, Bitboard};
 
 /// Every kind with steps, in every variant, counted by its steps and
 /// piece by piece from its per-cell tables, on random boards: the same
-/// number. Returns how many kinds had steps.
+/// number, and the same cells captured on. Returns how many kinds had
+/// steps.
 fn steps_count_as_the_tables<B: Bitboard>(rules: &Rules<B>) -> usize {
     let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
     let mut random = move || {
@@ -34,6 +36,8 @@ fn steps_count_as_the_tables<B: Bitboard>(rules: &Rules<B>) -> usize {
                     })
                     .sum();
                 assert_eq!(steps.count(pieces, empty, enemies, blockers, zone, per_zone), one_by_one, "{} colour {color}", rules.variant.name);
+                let captured_on = pieces.cells().fold(B::EMPTY, |b, from| b | pm.leaps[from].capture);
+                assert_eq!(steps.capture_targets(pieces), captured_on, "{} colour {color}", rules.variant.name);
             }
         }
     }

@@ -600,8 +600,15 @@ fn pawn_attacks<B: Bitboard>(pos: &Position<B>, color: Color) -> B {
     let moves = &pos.rules().moves[color as usize];
     let mut attacks = B::EMPTY;
     for kind in kinds_in(pos.rules().pawn_kinds) {
-        for cell in pos.pieces_of(color, kind).cells() {
-            attacks |= moves[kind].leaps[cell].capture;
+        let pawns = pos.pieces_of(color, kind);
+        match &moves[kind].steps {
+            // All the kind's pawns at once, as the tables would give them.
+            Some(steps) => attacks |= steps.capture_targets(pawns),
+            None => {
+                for cell in pawns.cells() {
+                    attacks |= moves[kind].leaps[cell].capture;
+                }
+            }
         }
     }
     attacks
