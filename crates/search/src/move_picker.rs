@@ -20,7 +20,7 @@
 //! and go back to the node's stack frame, so nothing is allocated.
 
 use crate::evaluate::EvalTables;
-use crate::see::see;
+use crate::see::see_at_least;
 use crate::thread_data::Frame;
 use crate::tt::PackedMove;
 use protean_rules::movegen::{KingSafety, MoveSet};
@@ -210,7 +210,7 @@ impl<B: Bitboard> MovePicker<B> {
                         // is the one scoring every exchange at once gives.
                         let m = self.moves[i];
                         if let Some((victim, attacker)) = capture_values(pos, m, t) {
-                            if attacker > victim && see(pos, m, t) < 0 {
+                            if attacker > victim && !see_at_least(pos, m, t, 0) {
                                 self.scores[i] = capture_score(victim, attacker, true);
                                 continue;
                             }
@@ -377,7 +377,7 @@ fn capture_score(victim: i32, attacker: i32, loses: bool) -> i32 {
 fn noisy_score<B: Bitboard>(pos: &Position<B>, m: Move, t: &EvalTables<B>, history: &dyn Fn(&Position<B>, Move) -> i32, exchange: Exchange) -> i32 {
     if let Some((victim, attacker)) = capture_values(pos, m, t) {
         // A piece worth no more than its victim cannot lose by the exchange.
-        let loses = attacker > victim && exchange == Exchange::Now && see(pos, m, t) < 0;
+        let loses = attacker > victim && exchange == Exchange::Now && !see_at_least(pos, m, t, 0);
         return capture_score(victim, attacker, loses);
     }
     if let Some(k) = m.promotion() {

@@ -22,7 +22,7 @@
 use crate::evaluate::{evaluate_cached, EvalTables};
 use crate::history::Context;
 use crate::move_picker::{is_losing_capture, is_quiet, legal_hash_move, order_score, pack, MovePicker, Picking};
-use crate::see::{quiet_see, see};
+use crate::see::{quiet_see_at_least, see_at_least};
 use crate::time::{Deadline, Limits};
 use crate::tt::{prefetch, Bound, Entry, TranspositionTable};
 use crate::thread_data::ThreadData;
@@ -487,11 +487,11 @@ impl<'a, B: Bitboard> Worker<'a, B> {
                     let reduced = (depth - 1 - self.late_move_reduction(depth, n)).max(0);
                     // A quiet move that leaves its piece to be taken for
                     // more than the reduced depth could win back.
-                    if reduced <= 8 && quiet_see(&self.pos, m, &t) < -25 * reduced * reduced - 20 * reduced {
+                    if reduced <= 8 && !quiet_see_at_least(&self.pos, m, &t, -25 * reduced * reduced - 20 * reduced) {
                         continue;
                     }
                     prune_unless_check = reduced <= 6 && eval + 120 + 100 * reduced <= alpha;
-                } else if depth <= 6 && m.is_capture() && see(&self.pos, m, &t) < -90 * depth {
+                } else if depth <= 6 && m.is_capture() && !see_at_least(&self.pos, m, &t, -90 * depth) {
                     prune_unless_check = true;
                 }
             }
@@ -662,7 +662,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
                 if m.promotion().is_none() && stand_pat + victim + 200 < alpha {
                     continue;
                 }
-                let loses = if m.promotion().is_some() { see(&self.pos, m, &t) < 0 } else { is_losing_capture(order_score) };
+                let loses = if m.promotion().is_some() { !see_at_least(&self.pos, m, &t, 0) } else { is_losing_capture(order_score) };
                 if loses {
                     continue;
                 }
