@@ -175,14 +175,17 @@ def random_positions(variant, count, seed, max_plies=60):
     start = pyffish.start_fen(v)
     seen = set()
     out = []
+    # Each pyffish call costs a position's setup (over a millisecond), so
+    # a game is kept as its moves from the start and read as a FEN once.
     while len(out) < count:
-        fen = start
+        path = []
         for _ in range(rng.randrange(0, max_plies)):
-            moves = perfect_moves(fen) if variant == "perfect" else pyffish.legal_moves(v, fen, [])
+            moves = perfect_moves(start, tuple(path)) if variant == "perfect" else pyffish.legal_moves(v, start, path)
             if not moves:
                 break
-            fen = pyffish.get_fen(v, fen, [rng.choice(moves)])
-        moves = perfect_moves(fen) if variant == "perfect" else pyffish.legal_moves(v, fen, [])
+            path.append(rng.choice(moves))
+        moves = perfect_moves(start, tuple(path)) if variant == "perfect" else pyffish.legal_moves(v, start, path)
+        fen = pyffish.get_fen(v, start, path) if path else start
         if moves and fen not in seen:
             seen.add(fen)
             out.append(fen)

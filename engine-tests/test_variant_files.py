@@ -7,6 +7,9 @@ moves and the same count below each of them. Where Fairy-Stockfish has
 the variant built in, 20 positions of its own definition are compared
 too: the file says what the variant is."""
 
+import functools
+import multiprocessing
+import os
 import random
 import subprocess
 
@@ -40,14 +43,17 @@ def random_positions(variant, count, seed, max_plies=50):
     rng = random.Random(seed)
     start = pyffish.start_fen(variant)
     out, seen = [], set()
+    # A game is kept as its moves from the start and read as a FEN once:
+    # each pyffish call costs a position's setup.
     while len(out) < count:
-        fen = start
+        path = []
         for _ in range(rng.randrange(0, max_plies)):
-            moves = pyffish.legal_moves(variant, fen, [])
+            moves = pyffish.legal_moves(variant, start, path)
             if not moves:
                 break
-            fen = pyffish.get_fen(variant, fen, [rng.choice(moves)])
-        if pyffish.legal_moves(variant, fen, []) and fen not in seen:
+            path.append(rng.choice(moves))
+        fen = pyffish.get_fen(variant, start, path) if path else start
+        if pyffish.legal_moves(variant, start, path) and fen not in seen:
             seen.add(fen)
             out.append(fen)
     return out
@@ -67,12 +73,21 @@ def test_there_are_a_dozen_variant_files_from_5x5_to_12x10():
     assert "5x5" in sizes and "12x10" in sizes, sizes
 
 
+def both_divides(path, reference, protean_name, fen):
+    return fen, fsf_divide(reference, fen), protean_divide(protean_name, fen, 2, variants_file=path)
+
+
 def mismatches(path, reference, protean_name, count, seed):
     """Positions where Protean and Fairy-Stockfish's `reference` differ:
-    the moves only one has, and the counts below common moves."""
+    the moves only one has, and the counts below common moves. The
+    positions are shared out over the cores, in processes forked after
+    `reference` was loaded into pyffish (which they inherit)."""
+    positions = random_positions(reference, count, seed)
+    with multiprocessing.get_context("fork").Pool(os.cpu_count() or 2) as pool:
+        divides = pool.map(functools.partial(both_divides, path, reference, protean_name), positions)
+    assert len(divides) == count
     found = []
-    for fen in random_positions(reference, count, seed):
-        theirs, ours = fsf_divide(reference, fen), protean_divide(protean_name, fen, 2, variants_file=path)
+    for fen, theirs, ours in divides:
         if theirs != ours:
             counts = {m: (theirs[m], ours[m]) for m in set(theirs) & set(ours) if theirs[m] != ours[m]}
             found.append((fen, sorted(set(theirs) - set(ours)), sorted(set(ours) - set(theirs)), counts))

@@ -6,6 +6,8 @@
 
 use protean_rules::{fen, AnyPosition, AnyRules};
 
+mod parallel;
+
 /// The plain generator: a 16x16 arena of cells, each a rift, an empty
 /// tile or a tile with a piece, and the frame's a1 at (4, 4).
 mod plain {
@@ -492,13 +494,9 @@ fn perft_from_the_start_agrees_to_depth_3() {
 
 #[test]
 fn perft_from_30_positions_agrees_to_depth_2() {
-    let positions = random_positions(30);
-    for layout in layouts() {
-        agree(&layout, 2);
-    }
-    for fen in &positions {
-        agree(fen, 2);
-    }
+    let mut positions = layouts();
+    positions.extend(random_positions(30));
+    parallel::for_each(&positions, |fen| agree(fen, 2));
 }
 
 /// A position from a short description: `tiles` are rectangles of empty

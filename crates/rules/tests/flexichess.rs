@@ -3,6 +3,8 @@
 use protean_rules::variant::Role;
 use protean_rules::{AnyPosition, AnyRules};
 
+mod parallel;
+
 fn flexi() -> AnyRules {
     AnyRules::by_name("flexichess").unwrap()
 }
@@ -119,19 +121,21 @@ fn rule_changes_agree_with_playing_them_out() {
     // Through the tree of two plies from the start and from a middle
     // game with changed rules, the changes offered are exactly those that
     // leave the mover's king safe and change something.
+    let mut positions = Vec::new();
     for fen in [
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 -",
         "r1bqk2r/ppp2ppp/2n2n2/3pp3/1b1PP3/2N2N2/PPP2PPP/R1BQKB1R w KQkq - 0 5 B=NN,N=K",
         "4k3/4r3/8/8/8/8/3N4/4K3 w - - 0 30 R=W",
     ] {
-        let mut pos = flexi().from_fen(fen).unwrap();
-        for first in pos.legal_moves().into_iter().take(40) {
+        let pos = flexi().from_fen(fen).unwrap();
+        for first in pos.clone().legal_moves().into_iter().take(40) {
             let mut p = pos.clone();
             p.play(&first).unwrap();
-            assert_eq!(changes(&mut p), changes_played_out(&p), "after {first} from {fen}");
+            positions.push((format!("after {first} from {fen}"), p));
         }
-        assert_eq!(changes(&mut pos), changes_played_out(&pos), "{fen}");
+        positions.push((fen.to_string(), pos));
     }
+    parallel::for_each(&positions, |(name, pos)| assert_eq!(changes(&mut pos.clone()), changes_played_out(pos), "{name}"));
 }
 
 #[test]

@@ -7,6 +7,8 @@
 
 use protean_rules::{with_position, AnyPosition, AnyRules, Color};
 
+mod parallel;
+
 /// The three kinds of key, as the position keeps them.
 fn keys(pos: &AnyPosition) -> (u64, u64, [u64; 2]) {
     with_position!(pos, p => (p.key(), p.pawn_key(), Color::ALL.map(|c| p.non_pawn_key(c))))
@@ -14,7 +16,7 @@ fn keys(pos: &AnyPosition) -> (u64, u64, [u64; 2]) {
 
 #[test]
 fn kept_keys_are_the_keys_of_the_position_read_afresh() {
-    for variant in ["standard", "chess960", "perfect", "onedim", "beyond", "flexichess"] {
+    parallel::for_each(&["standard", "chess960", "perfect", "onedim", "beyond", "flexichess"], |&variant| {
         let rules = AnyRules::by_name(variant).unwrap();
         // Chess960 compiles its castling from the FEN's rook files, so the
         // rules read afresh (and the whole key) may differ there.
@@ -50,7 +52,7 @@ fn kept_keys_are_the_keys_of_the_position_read_afresh() {
         // One-dimensional chess has no pawns.
         let has_pawns = keys(&rules.start()).1 != 0;
         assert_eq!(pawn_moves > 0, has_pawns, "{variant}: {pawn_moves} moves changed the pawns' key");
-    }
+    });
 }
 
 #[test]
