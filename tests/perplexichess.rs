@@ -128,13 +128,15 @@ fn a_three_board_game_plays_to_the_end_and_its_pgns_replay() {
     // Every game is replayed in full. The boards may all end in a draw by
     // repetition within a few rounds (one side changes a rule, the other
     // changes it back), before a strategist has moved a piece: about one
-    // game in six at this time control. So up to four games are played,
-    // until one shows a transfer (on both boards) and a rule change.
-    for attempt in 0..4 {
+    // game in six at this time control before quiescence saw its trades,
+    // about six in ten since (2026-11-27). So up to sixteen games (a few
+    // seconds each) are played, until one shows a transfer (on both
+    // boards) and a rule change.
+    for attempt in 0..16 {
         let (transfers, rule_changes) = play_and_replay(attempt);
         if transfers >= 2 && rule_changes >= 1 {
             return;
         }
     }
-    panic!("four games without a transfer and a rule change");
+    panic!("sixteen games without a transfer and a rule change");
 }

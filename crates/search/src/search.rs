@@ -658,7 +658,10 @@ impl<'a, B: Bitboard> Worker<'a, B> {
                 // Delta pruning, then losing exchanges are not looked at:
                 // the order score tells them, but for a promotion, which it
                 // values by the pawn and the exchange by the new piece.
-                let victim = m.capture_cell().and_then(|c| self.pos.piece_at(c)).map_or(0, |p| t.value(p.kind()));
+                // The victim is weighed as the evaluation weighs it: by
+                // exchange values a recapture of a queen would be pruned
+                // wherever the evaluation rates a queen above 1,120.
+                let victim = m.capture_cell().and_then(|c| self.pos.piece_at(c).map(|p| t.placed_worth(p.color(), p.kind(), c))).unwrap_or(0);
                 if m.promotion().is_none() && stand_pat + victim + 200 < alpha {
                     continue;
                 }
@@ -714,5 +717,40 @@ impl<'a, B: Bitboard> Worker<'a, B> {
         });
         self.pos.unmake();
         reply
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use protean_rules::{with_position, AnyRules};
+
+    /// Quiescence's score of the standard position `fen` (a ply below
+    /// the root) in the null window just above its static evaluation
+    /// plus `needed`, and that evaluation.
+    fn quiescence_above(fen: &str, needed: i32) -> (i32, i32) {
+        let pos = AnyRules::by_name("standard").unwrap().from_fen(fen).unwrap();
+        let (tt, shared, limits, options) = (TranspositionTable::new(1), Shared::default(), Limits::default(), Options::default());
+        let mut data = ThreadData::new();
+        with_position!(&pos, p => {
+            let mut w = Worker::new(p.clone(), &tt, &mut data, &shared, &limits, Deadline { soft: None, hard: None }, true, &options);
+            let t = w.tables();
+            let stand_pat = w.evaluate(&t);
+            let alpha = stand_pat + needed;
+            (w.quiescence(alpha, alpha + 1, 1), alpha)
+        })
+    }
+
+    #[test]
+    fn quiescence_takes_back_a_queen_the_evaluation_rates_above_its_exchange_value() {
+        // White's queen has just taken Black's on d5; the e6 pawn takes
+        // it back. The evaluation rates a queen in the middle game far
+        // above its exchange value (920), so winning back 1,500 is within
+        // reach of the recapture and must not be pruned as out of reach.
+        let (score, alpha) = quiescence_above("rnb1kbnr/ppp2ppp/4p3/3Q4/8/8/PPPP1PPP/RNB1KBNR b KQkq - 0 1", 1_500);
+        assert!(score > alpha, "{score} <= {alpha}");
+        // Out of the recapture's reach, the window still fails low.
+        let (score, alpha) = quiescence_above("rnb1kbnr/ppp2ppp/4p3/3Q4/8/8/PPPP1PPP/RNB1KBNR b KQkq - 0 1", 4_000);
+        assert!(score <= alpha, "{score} > {alpha}");
     }
 }
