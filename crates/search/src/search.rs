@@ -747,10 +747,11 @@ mod tests {
         // it back. The evaluation rates a queen in the middle game far
         // above its exchange value (920), so winning back 1,500 is within
         // reach of the recapture and must not be pruned as out of reach.
-        let (score, alpha) = quiescence_above("rnb1kbnr/ppp2ppp/4p3/3Q4/8/8/PPPP1PPP/RNB1KBNR b KQkq - 0 1", 1_500);
+        let queen_taken = "rnb1kbnr/ppp2ppp/4p3/3Q4/8/8/PPPP1PPP/RNB1KBNR b KQkq - 0 1";
+        let (score, alpha) = quiescence_above(queen_taken, 1_500);
         assert!(score > alpha, "{score} <= {alpha}");
         // Out of the recapture's reach, the window still fails low.
-        let (score, alpha) = quiescence_above("rnb1kbnr/ppp2ppp/4p3/3Q4/8/8/PPPP1PPP/RNB1KBNR b KQkq - 0 1", 4_000);
+        let (score, alpha) = quiescence_above(queen_taken, 4_000);
         assert!(score <= alpha, "{score} > {alpha}");
     }
 }
