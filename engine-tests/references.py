@@ -169,8 +169,10 @@ def perfect_perft(fen, depth, path=()):
 
 def random_positions(variant, count, seed, max_plies=60):
     """Positions reached by random legal play from the start, in the
-    reference's move generator; positions without legal moves are skipped."""
-    v = load_perfect() if variant == "perfect" else "chess"
+    reference's move generator; positions without legal moves are skipped.
+    `variant` is Protean's `standard` or `perfect`, or a variant pyffish
+    has by that name (one loaded from a file)."""
+    v = load_perfect() if variant == "perfect" else "chess" if variant == "standard" else variant
     rng = random.Random(seed)
     start = pyffish.start_fen(v)
     seen = set()

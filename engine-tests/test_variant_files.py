@@ -10,13 +10,12 @@ too: the file says what the variant is."""
 import functools
 import multiprocessing
 import os
-import random
 import subprocess
 
 import pyffish
 import pytest
 
-from references import ROOT, protean_binary, protean_divide
+from references import ROOT, protean_binary, protean_divide, random_positions
 
 FILES = sorted((ROOT / "epd" / "variants").glob("*.ini"))
 POSITIONS = 50
@@ -37,26 +36,6 @@ def file_reading(path):
     text = path.read_text().replace(f"[{name}:", f"[{name}file:", 1)
     pyffish.load_variant_config(text)
     return name + "file"
-
-
-def random_positions(variant, count, seed, max_plies=50):
-    rng = random.Random(seed)
-    start = pyffish.start_fen(variant)
-    out, seen = [], set()
-    # A game is kept as its moves from the start and read as a FEN once:
-    # each pyffish call costs a position's setup.
-    while len(out) < count:
-        path = []
-        for _ in range(rng.randrange(0, max_plies)):
-            moves = pyffish.legal_moves(variant, start, path)
-            if not moves:
-                break
-            path.append(rng.choice(moves))
-        fen = pyffish.get_fen(variant, start, path) if path else start
-        if pyffish.legal_moves(variant, start, path) and fen not in seen:
-            seen.add(fen)
-            out.append(fen)
-    return out
 
 
 def fsf_divide(variant, fen):
@@ -82,7 +61,7 @@ def mismatches(path, reference, protean_name, count, seed):
     the moves only one has, and the counts below common moves. The
     positions are shared out over the cores, in processes forked after
     `reference` was loaded into pyffish (which they inherit)."""
-    positions = random_positions(reference, count, seed)
+    positions = random_positions(reference, count, seed, max_plies=50)
     with multiprocessing.get_context("fork").Pool(os.cpu_count() or 2) as pool:
         divides = pool.map(functools.partial(both_divides, path, reference, protean_name), positions)
     assert len(divides) == count
