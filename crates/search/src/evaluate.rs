@@ -824,6 +824,48 @@ mod tests {
         }
     }
 
+    /// `fen` seen from the other side: the ranks in reverse order, the
+    /// colours of the pieces, the side to move, the castling rights and
+    /// the en-passant rank swapped (a board whose tiles stay put).
+    fn colours_swapped(fen: &str) -> String {
+        let swap = |c: char| if c.is_ascii_uppercase() { c.to_ascii_lowercase() } else { c.to_ascii_uppercase() };
+        let fields: Vec<&str> = fen.split(' ').collect();
+        let ranks: Vec<String> = fields[0].split('/').rev().map(|r| r.chars().map(swap).collect()).collect();
+        let side = if fields[1] == "w" { "b" } else { "w" };
+        let mut castling: Vec<char> = fields[2].chars().map(swap).collect();
+        castling.sort_by_key(|&c| (c.is_ascii_lowercase(), c));
+        let en_passant = match fields[3] {
+            "-" => "-".to_string(),
+            cell => format!("{}{}", &cell[..1], ranks.len() + 1 - cell[1..].parse::<usize>().unwrap()),
+        };
+        format!("{} {side} {} {en_passant} {}", ranks.join("/"), castling.into_iter().collect::<String>(), fields[4..].join(" "))
+    }
+
+    /// Every term is written for either side alike: a position and its
+    /// mirror image with the colours swapped evaluate the same for the
+    /// side to move, over random games (an asymmetric term, a table built
+    /// for one colour only, shows here).
+    #[test]
+    fn a_position_and_its_colour_swapped_mirror_evaluate_alike() {
+        let mut random = crate::skill::Random::seeded(7);
+        for variant in ["standard", "perfect"] {
+            let rules = AnyRules::by_name(variant).unwrap();
+            for _game in 0..30 {
+                let mut pos = rules.start();
+                for _ply in 0..80 {
+                    let moves = pos.legal_move_list();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    pos.make(moves[random.below(moves.len() as u64) as usize]);
+                    let mirror = rules.from_fen(&colours_swapped(&pos.fen())).unwrap();
+                    let [a, b] = [&pos, &mirror].map(|p| protean_rules::with_position!(p, q => evaluate(q, &EvalTables::new(q.rules()))));
+                    assert_eq!(a, b, "{variant}: {} against its mirror {}", pos.fen(), mirror.fen());
+                }
+            }
+        }
+    }
+
     /// A piece-square weight counts for a piece of either colour on its
     /// square, seen from the piece's side, on either wing.
     #[test]
