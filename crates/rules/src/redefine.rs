@@ -8,7 +8,6 @@ use crate::piece::Color;
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::position::Position;
 use crate::tables::{Rules, RulesError};
-use crate::variant::Role;
 use std::sync::Arc;
 
 impl<B: Bitboard> Position<B> {
@@ -56,14 +55,10 @@ impl<B: Bitboard> Position<B> {
 
     fn redefinition_allowed(&self, kind: usize, i: usize, checkers: B) -> bool {
         let rules = self.rules();
-        let piece = &rules.variant.pieces[kind];
-        let (r, movement) = (&rules.variant.redefinitions[i], &rules.redefinition_movements[i]);
         // In check, only a change of the checking pieces' kind can help.
-        piece.role != Role::Royal
+        rules.redefinable[kind * rules.catalogue.len() + i]
             && (checkers & !self.kind_bb(kind)).is_empty()
-            && r.role == piece.role
-            && *movement != piece.movement
-            && !self.would_attack_king(kind, movement, !self.side_to_move())
+            && !self.would_attack_king(kind, &rules.catalogue[i], !self.side_to_move())
     }
 
     /// Whether a piece of `by` and `kind` would attack the other side's

@@ -95,7 +95,7 @@ impl<B: Bitboard> RuleChangeState<B> {
         let old = &rules.variant.pieces[kind];
         let mut variant = rules.variant.clone();
         variant.pieces[kind] = PieceDef::new(&old.name, old.letter, betza, old.role).map_err(|e| RulesError(e.to_string()))?;
-        let mut compiled = Rules::compile(variant, rules.line_tables.clone())?;
+        let mut compiled = Rules::compile(variant, Some(rules))?;
         compiled.key = key;
         compiled.original_betza = rules.original_betza.clone();
         let compiled = Arc::new(compiled);

@@ -9,7 +9,8 @@
 //! rook's rank, a bishop's diagonal), the line is looked up in one table
 //! instead, when the board and the build allow.
 
-use crate::betza::UNLIMITED;
+use std::sync::Arc;
+use crate::betza::{Movement, UNLIMITED};
 use crate::bitboard::Bitboard;
 use crate::castling::{self, Castling};
 use crate::geometry::{Geometry, Step};
@@ -268,8 +269,14 @@ pub struct Rules<B> {
     /// Each kind's Betza in the variant's own rules, which FEN compares
     /// against to write the changes.
     pub original_betza: Vec<String>,
-    /// The variant's catalogue of redefinitions, parsed.
-    pub redefinition_movements: Vec<crate::betza::Movement>,
+    /// The variant's catalogue of redefinitions, parsed (shared by the
+    /// rule sets compiled from these rules).
+    pub catalogue: Arc<[Movement]>,
+    /// By kind, then catalogue entry (`kind * catalogue.len() + i`):
+    /// whether the kind may be redefined as the entry, the position
+    /// aside (not a royal kind, the entry's role, a movement the kind does
+    /// not already have).
+    pub redefinable: Vec<bool>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -284,13 +291,15 @@ impl std::error::Error for RulesError {}
 
 impl<B: Bitboard> Rules<B> {
     pub fn new(variant: Variant) -> Result<Rules<B>, RulesError> {
-        Rules::compile(variant, LineTables::default())
+        Rules::compile(variant, None)
     }
 
-    /// Compiles `variant` with the rider line tables of rules already
-    /// compiled on the same board (a rule change's parent), so that only
-    /// lines new to it are built.
-    pub fn compile(variant: Variant, mut line_tables: LineTables<B>) -> Result<Rules<B>, RulesError> {
+    /// Compiles `variant`; given `parent`, rules already compiled on the
+    /// same board with the same catalogue (a rule change's parent), with
+    /// its rider line tables, so that only lines new to it are built, and
+    /// its parsed catalogue.
+    pub fn compile(variant: Variant, parent: Option<&Rules<B>>) -> Result<Rules<B>, RulesError> {
+        let mut line_tables = parent.map_or_else(LineTables::default, |p| p.line_tables.clone());
         let g = variant.geometry;
         if g.cells() > B::CAPACITY {
             return Err(RulesError(format!("{} cells do not fit this bitboard", g.cells())));
@@ -461,13 +470,25 @@ impl<B: Bitboard> Rules<B> {
             rings = (0..g.cells()).map(|c| RING.map(|(dx, dy)| g.offset(c, Step::new(dx, dy)).map_or(u8::MAX, |n| n as u8))).collect();
         }
 
-        let redefinition_movements = variant
-            .redefinitions
+        let catalogue: Arc<[Movement]> = match parent {
+            Some(p) => p.catalogue.clone(),
+            None => variant
+                .redefinitions
+                .iter()
+                .map(|r| crate::betza::parse(&r.betza).map_err(|e| RulesError(format!("catalogue: {e}"))))
+                .collect::<Result<Vec<_>, _>>()?
+                .into(),
+        };
+        // Asked at every node that generates rule changes; comparing
+        // movements sorts their legs, so it is done here once.
+        let redefinable = variant
+            .pieces
             .iter()
-            .map(|r| crate::betza::parse(&r.betza).map_err(|e| RulesError(format!("catalogue: {e}"))))
-            .collect::<Result<Vec<_>, _>>()?;
+            .flat_map(|piece| variant.redefinitions.iter().zip(catalogue.iter()).map(move |(r, movement)| piece.role != Role::Royal && r.role == piece.role && *movement != piece.movement))
+            .collect();
         Ok(Rules {
-            redefinition_movements,
+            catalogue,
+            redefinable,
             key: 0,
             original_betza: variant.pieces.iter().map(|p| p.betza.clone()).collect(),
             neighbours,
