@@ -40,7 +40,7 @@ const PAWN_EG: i32 = 125;
 pub const ONE: i32 = 256;
 
 /// Precomputed evaluation tables for one variant and board size.
-#[derive(Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct EvalTables<B> {
     /// Every term's weight, by `weights` index.
     weights: Vec<Score>,
@@ -175,34 +175,30 @@ impl<B: Bitboard> EvalTables<B> {
     /// The tables of `rules`, with the weights of `text` (a weights file)
     /// over the defaults.
     pub fn with_weights(rules: &Rules<B>, text: &str) -> Result<EvalTables<B>, crate::weights::WeightsError> {
+        let mut tables = EvalTables::of_board(rules);
+        tables.weigh_pieces(rules, text)?;
+        Ok(tables)
+    }
+
+    /// What [`EvalTables::new`] builds for `rules`, rules that a rule
+    /// change (Flexichess) made from the rules of `self`: the board, the
+    /// start and the pawns are theirs, so only what the pieces' moves
+    /// decide is worked out again (a search meets thousands of such sets,
+    /// and the board's tables took most of the time).
+    pub fn for_changed_rules(&self, rules: &Rules<B>) -> EvalTables<B> {
+        let mut tables = self.clone();
+        let text = Weights::built_in(&rules.variant.name).unwrap_or("");
+        tables.weigh_pieces(rules, text).expect("built-in weight files read (tested)");
+        tables
+    }
+
+    /// The tables that the board, the start position and the pawns decide,
+    /// the same for every rule set a rule change reaches; what the pieces'
+    /// moves decide is left empty for [`EvalTables::weigh_pieces`].
+    fn of_board(rules: &Rules<B>) -> EvalTables<B> {
         let g = rules.geometry;
         let (w, h) = (g.width(), g.height());
-        let values: Vec<Score> = (0..rules.piece_types)
-            .map(|k| match rules.roles[k] {
-                Role::Royal => Score::new(0, 0),
-                Role::Pawn => Score::new(PAWN_MG, PAWN_EG),
-                Role::Other => {
-                    let v = piece_value(rules, k);
-                    Score::new(v, v + v / 10)
-                }
-            })
-            .collect();
-        let kinds: Vec<(Role, Score)> = rules.roles.iter().copied().zip(values.iter().copied()).collect();
         let layout = Layout::of(&rules.variant);
-        let mut weights = Weights::parse(text, &rules.variant, Weights::defaults(&kinds, layout.squares()))?.terms;
-        // A kind a rule change redefined moves otherwise than the one its
-        // weights were fitted for: it keeps the defaults of its new moves.
-        let redefined: Vec<bool> = (0..rules.piece_types).map(|k| rules.original_betza.get(k) != Some(&rules.variant.pieces[k].betza)).collect();
-        for (k, &(role, value)) in kinds.iter().enumerate() {
-            if redefined[k] {
-                for (term, v) in PerKind::ALL.into_iter().zip(Weights::kind_defaults(role, value)) {
-                    weights[per_kind(term, k)] = v;
-                }
-                for square in 0..layout.squares() {
-                    weights[layout.square(k, square)] = Score::default();
-                }
-            }
-        }
         let centrality = (0..g.cells())
             .map(|c| {
                 // Distance from the centre in half-cells, inverted.
@@ -249,19 +245,9 @@ impl<B: Bitboard> EvalTables<B> {
             (0..g.cells()).filter(|&o| o != c && g.file(o).abs_diff(g.file(c)) <= 1 && g.rank(o).abs_diff(g.rank(c)) <= 1).fold(B::EMPTY, |b, o| b | B::cell(o))
         };
         let king_ring: Vec<B> = (0..g.cells()).map(royal_ring).collect();
-        let start_material = rules.start.pieces.iter().filter(|(_, pc)| rules.roles[pc.kind()] == Role::Other).map(|(_, pc)| values[pc.kind()].mg).sum::<i32>().max(1);
-        let mut exchange_order: Vec<usize> = (0..rules.piece_types).collect();
-        exchange_order.sort_by_key(|&k| if rules.roles[k] == Role::Royal { i32::MAX } else { values[k].mg });
-        let values: Vec<i32> = values.iter().map(|v| v.mg).collect();
         let light_cells = (0..g.cells()).filter(|&c| (g.file(c) + g.rank(c)).is_multiple_of(2)).fold(B::EMPTY, |b, c| b | B::cell(c));
-        let pieces = &rules.variant.pieces;
-        let colourbound = pieces.iter().map(|p| p.is_colourbound()).collect();
-        let file_riders = pieces.iter().map(|p| p.movement.legs.iter().any(|l| l.step.dx == 0 && l.range > 1 && l.mode.moves && l.mode.captures && !l.initial_only)).collect();
         let king_files = (0..g.cells())
             .map(|c| (0..g.cells()).filter(|&o| g.rank(o) == g.rank(c) && g.file(o).abs_diff(g.file(c)) <= 1).fold(B::EMPTY, |b, o| b | B::cell(o)))
-            .collect();
-        let worth_more = (0..rules.piece_types)
-            .map(|a| (0..rules.piece_types).filter(|&v| rules.roles[v] == Role::Other && values[v] > values[a] + THREAT_MARGIN).fold(0, |set, v| set | 1 << v))
             .collect();
         let last_rank = (h as i32 - 1).max(1);
         let rank_advance = [Color::White, Color::Black].map(|color| {
@@ -274,34 +260,83 @@ impl<B: Bitboard> EvalTables<B> {
                 .collect()
         });
         let piece_squares = Color::ALL.map(|color| (0..g.cells()).map(|c| layout.square(0, layout.square_of(color, g.file(c), g.rank(c)))).collect());
-        let mut tables = EvalTables {
-            weights,
+        EvalTables {
+            weights: Vec::new(),
             layout,
             piece_squares,
             squares_per_kind: layout.squares(),
             placed: [Vec::new(), Vec::new()],
-            values,
+            values: Vec::new(),
             centrality,
             advancement,
             adjacent_files,
             passed_span,
             front_span,
             king_ring,
-            start_material,
+            start_material: 1,
             rules_key: rules.key,
-            redefined,
-            exchange_order,
+            redefined: Vec::new(),
+            exchange_order: Vec::new(),
             light_cells,
-            colourbound,
-            file_riders,
+            colourbound: Vec::new(),
+            file_riders: Vec::new(),
             king_files,
-            worth_more,
+            worth_more: Vec::new(),
             rank_advance,
-        };
-        tables.placed = Color::ALL.map(|color| {
-            (0..rules.piece_types).flat_map(|kind| (0..g.cells()).map(move |cell| (kind, cell))).map(|(kind, cell)| tables.weigh_placement(color, kind, cell)).collect()
+        }
+    }
+
+    /// The tables that the pieces' moves decide (their values, the
+    /// weights, with `text`'s over the defaults, and what is summed from
+    /// them), for `rules` on the board of `self`.
+    fn weigh_pieces(&mut self, rules: &Rules<B>, text: &str) -> Result<(), crate::weights::WeightsError> {
+        let g = rules.geometry;
+        let values: Vec<Score> = (0..rules.piece_types)
+            .map(|k| match rules.roles[k] {
+                Role::Royal => Score::new(0, 0),
+                Role::Pawn => Score::new(PAWN_MG, PAWN_EG),
+                Role::Other => {
+                    let v = piece_value(rules, k);
+                    Score::new(v, v + v / 10)
+                }
+            })
+            .collect();
+        let kinds: Vec<(Role, Score)> = rules.roles.iter().copied().zip(values.iter().copied()).collect();
+        let layout = self.layout;
+        let mut weights = Weights::parse(text, &rules.variant, Weights::defaults(&kinds, layout.squares()))?.terms;
+        // A kind a rule change redefined moves otherwise than the one its
+        // weights were fitted for: it keeps the defaults of its new moves.
+        let redefined: Vec<bool> = (0..rules.piece_types).map(|k| rules.original_betza.get(k) != Some(&rules.variant.pieces[k].betza)).collect();
+        for (k, &(role, value)) in kinds.iter().enumerate() {
+            if redefined[k] {
+                for (term, v) in PerKind::ALL.into_iter().zip(Weights::kind_defaults(role, value)) {
+                    weights[per_kind(term, k)] = v;
+                }
+                for square in 0..layout.squares() {
+                    weights[layout.square(k, square)] = Score::default();
+                }
+            }
+        }
+        let start_material = rules.start.pieces.iter().filter(|(_, pc)| rules.roles[pc.kind()] == Role::Other).map(|(_, pc)| values[pc.kind()].mg).sum::<i32>().max(1);
+        let mut exchange_order: Vec<usize> = (0..rules.piece_types).collect();
+        exchange_order.sort_by_key(|&k| if rules.roles[k] == Role::Royal { i32::MAX } else { values[k].mg });
+        let values: Vec<i32> = values.iter().map(|v| v.mg).collect();
+        let pieces = &rules.variant.pieces;
+        self.colourbound = pieces.iter().map(|p| p.is_colourbound()).collect();
+        self.file_riders = pieces.iter().map(|p| p.movement.legs.iter().any(|l| l.step.dx == 0 && l.range > 1 && l.mode.moves && l.mode.captures && !l.initial_only)).collect();
+        self.worth_more = (0..rules.piece_types)
+            .map(|a| (0..rules.piece_types).filter(|&v| rules.roles[v] == Role::Other && values[v] > values[a] + THREAT_MARGIN).fold(0, |set, v| set | 1 << v))
+            .collect();
+        self.weights = weights;
+        self.values = values;
+        self.start_material = start_material;
+        self.exchange_order = exchange_order;
+        self.redefined = redefined;
+        self.rules_key = rules.key;
+        self.placed = Color::ALL.map(|color| {
+            (0..rules.piece_types).flat_map(|kind| (0..g.cells()).map(move |cell| (kind, cell))).map(|(kind, cell)| self.weigh_placement(color, kind, cell)).collect()
         });
-        Ok(tables)
+        Ok(())
     }
 
     /// A piece's worth, centrality and piece-square weight, weighed and
@@ -868,6 +903,37 @@ mod tests {
 
     /// A piece-square weight counts for a piece of either colour on its
     /// square, seen from the piece's side, on either wing.
+    /// The tables a rule change's rules get from the root's
+    /// (`for_changed_rules`) are those built from nothing, along random
+    /// lines of Flexichess with rule changes two and three deep, from
+    /// roots with and without changes of their own.
+    #[test]
+    fn tables_for_changed_rules_are_those_built_from_nothing() {
+        let mut random = crate::skill::Random::seeded(11);
+        let rules = AnyRules::by_name("flexichess").unwrap();
+        let roots = ["rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 -", "r1bq1rk1/ppp1nppp/4n3/3p3Q/3P4/1BP1B3/PP1N2PP/R4RK1 w - - 1 16 P=fmWfcF,B=F"];
+        let mut compared = 0;
+        for fen in roots {
+            let root = rules.from_fen(fen).unwrap();
+            protean_rules::with_position!(&root, p => {
+                let root_tables = EvalTables::new(p.rules());
+                for _line in 0..12 {
+                    let mut pos = p.clone();
+                    for _ply in 0..6 {
+                        let mut moves = protean_rules::MoveList::new();
+                        pos.legal_moves(&mut moves);
+                        let changes: Vec<_> = moves.iter().copied().filter(|m| m.kind == protean_rules::MoveKind::Redefine).collect();
+                        let pick = if !changes.is_empty() && random.below(2) == 0 { changes[random.below(changes.len() as u64) as usize] } else { moves[random.below(moves.len() as u64) as usize] };
+                        pos.make(pick);
+                        assert_eq!(root_tables.for_changed_rules(pos.rules()), EvalTables::new(pos.rules()), "{fen} then {}", pos.fen());
+                        compared += 1;
+                    }
+                }
+            });
+        }
+        assert!(compared >= 100);
+    }
+
     #[test]
     fn piece_square_weights_count_from_the_owners_side() {
         let rules = AnyRules::by_name("standard").unwrap();

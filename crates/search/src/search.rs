@@ -264,8 +264,8 @@ impl<'a, B: Bitboard> Worker<'a, B> {
         if key == self.eval.rules_key {
             return self.eval.clone();
         }
-        let rules = self.pos.rules().clone();
-        self.eval_by_rules.entry(key).or_insert_with(|| Rc::new(EvalTables::new(&rules))).clone()
+        let (root, rules) = (&self.eval, self.pos.rules());
+        self.eval_by_rules.entry(key).or_insert_with(|| Rc::new(root.for_changed_rules(rules))).clone()
     }
 
     fn has_pieces_beyond_pawns(&self) -> bool {
