@@ -49,7 +49,7 @@ pub struct Movement {
 impl Movement {
     /// The legs in a fixed order without repeats, so that two notations
     /// of the same movement (`K` and `WF`, `R` and `WW`) compare equal.
-    fn normal(&self) -> Vec<(Step, u8, bool, bool, bool)> {
+    pub(crate) fn normal(&self) -> Vec<(Step, u8, bool, bool, bool)> {
         let mut legs: Vec<_> = self.legs.iter().map(|l| (l.step, l.range, l.mode.moves, l.mode.captures, l.initial_only)).collect();
         legs.sort();
         legs.dedup();

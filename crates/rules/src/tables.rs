@@ -480,11 +480,16 @@ impl<B: Bitboard> Rules<B> {
                 .into(),
         };
         // Asked at every node that generates rule changes; comparing
-        // movements sorts their legs, so it is done here once.
+        // movements sorts their legs, so it is done here once, each
+        // movement sorted once.
+        let entries: Vec<_> = variant.redefinitions.iter().zip(catalogue.iter()).map(|(r, movement)| (r.role, movement.normal())).collect();
         let redefinable = variant
             .pieces
             .iter()
-            .flat_map(|piece| variant.redefinitions.iter().zip(catalogue.iter()).map(move |(r, movement)| piece.role != Role::Royal && r.role == piece.role && *movement != piece.movement))
+            .flat_map(|piece| {
+                let own = piece.movement.normal();
+                entries.iter().map(move |(role, movement)| piece.role != Role::Royal && *role == piece.role && *movement != own)
+            })
             .collect();
         Ok(Rules {
             catalogue,
