@@ -16,6 +16,29 @@ use std::fmt;
 /// The largest board any variant may use: a 16x16 arena is 256 cells.
 pub const MAX_CELLS: usize = 256;
 
+/// The file and rank of each cell, by board width: a lookup where
+/// dividing by a width known only at run time takes tens of cycles
+/// (offsets and files are asked for in the evaluation, static exchanges
+/// and every compile of a rule change's rules).
+static FILE_RANK: [[(u8, u8); MAX_CELLS]; MAX_FILES + 1] = file_rank_table();
+
+/// At most one letter per file.
+const MAX_FILES: usize = 26;
+
+const fn file_rank_table() -> [[(u8, u8); MAX_CELLS]; MAX_FILES + 1] {
+    let mut table = [[(0, 0); MAX_CELLS]; MAX_FILES + 1];
+    let mut width = 1;
+    while width <= MAX_FILES {
+        let mut cell = 0;
+        while cell < MAX_CELLS {
+            table[width][cell] = ((cell % width) as u8, (cell / width) as u8);
+            cell += 1;
+        }
+        width += 1;
+    }
+    table
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Geometry {
     width: u8,
@@ -49,7 +72,7 @@ impl Geometry {
     /// A board of `width` x `height` cells, at most [`MAX_CELLS`] in all and
     /// at most 26 files (one letter per file).
     pub fn new(width: u8, height: u8) -> Option<Geometry> {
-        let ok = width >= 1 && height >= 1 && width <= 26 && (width as usize * height as usize) <= MAX_CELLS;
+        let ok = width >= 1 && height >= 1 && width as usize <= MAX_FILES && (width as usize * height as usize) <= MAX_CELLS;
         ok.then_some(Geometry { width, height, origin: (0, 0) })
     }
 
@@ -77,11 +100,17 @@ impl Geometry {
     }
     #[inline(always)]
     pub fn file(self, cell: usize) -> usize {
-        cell % self.width()
+        match FILE_RANK[self.width()].get(cell) {
+            Some(&(file, _)) => file as usize,
+            None => cell % self.width(),
+        }
     }
     #[inline(always)]
     pub fn rank(self, cell: usize) -> usize {
-        cell / self.width()
+        match FILE_RANK[self.width()].get(cell) {
+            Some(&(_, rank)) => rank as usize,
+            None => cell / self.width(),
+        }
     }
     #[inline(always)]
     pub fn cell(self, file: usize, rank: usize) -> usize {
@@ -187,6 +216,17 @@ impl fmt::Display for CellName {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The looked-up file and rank are the division's, on every board.
+    #[test]
+    fn files_and_ranks_are_the_division_by_the_width() {
+        for width in 1..=MAX_FILES as u8 {
+            let g = Geometry::new(width, (MAX_CELLS / width as usize).min(255) as u8).unwrap();
+            for cell in 0..g.cells() + 3 {
+                assert_eq!((g.file(cell), g.rank(cell)), (cell % width as usize, cell / width as usize), "cell {cell}, width {width}");
+            }
+        }
+    }
 
     #[test]
     fn names_round_trip_on_every_size() {
