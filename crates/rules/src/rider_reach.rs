@@ -76,6 +76,8 @@ struct LineTable<B> {
 #[derive(Clone, Debug, Default)]
 pub struct LineTables<B> {
     lines: Vec<Arc<LineTable<B>>>,
+    /// Every cell's ray by step and range (see [`LineTables::rays`]).
+    rays: Vec<(Step, u8, Arc<[B]>)>,
 }
 
 /// Most bytes one line's table may take over all cells: a rook's rank and
@@ -126,6 +128,18 @@ impl<B: Bitboard> LineTables<B> {
         }
         self.lines.push(Arc::new(table));
         Some(self.lines.len() - 1)
+    }
+
+    /// Every cell's [`ray`] along `step` at `range`, built on first
+    /// asking and shared as the line tables are: a rule change's compile
+    /// asks again for the rays its parent's did, one set per leg.
+    pub fn rays(&mut self, g: Geometry, step: Step, range: u8) -> Arc<[B]> {
+        if let Some((_, _, rays)) = self.rays.iter().find(|&&(s, r, _)| s == step && r == range) {
+            return rays.clone();
+        }
+        let rays: Arc<[B]> = (0..g.cells()).map(|c| ray(g, c, step, range)).collect();
+        self.rays.push((step, range, rays.clone()));
+        rays
     }
 
     /// The table of the line a rider of `step` and `range` rides both

@@ -14,7 +14,7 @@ use crate::betza::{Movement, UNLIMITED};
 use crate::bitboard::Bitboard;
 use crate::castling::{self, Castling};
 use crate::geometry::{Geometry, Step};
-use crate::rider_reach::{increases, ray, slide, LineTables};
+use crate::rider_reach::{increases, slide, LineTables};
 use crate::step_sets::StepSets;
 use crate::piece::Color;
 use crate::placement::{parse_placement, Placement};
@@ -362,7 +362,8 @@ impl<B: Bitboard> Rules<B> {
                             }
                         }
                     } else {
-                        let rays: Vec<B> = (0..g.cells()).map(|c| if usable(c) { ray(g, c, step, leg.range) } else { B::EMPTY }).collect();
+                        let all = line_tables.rays(g, step, leg.range);
+                        let rays: Vec<B> = (0..g.cells()).map(|c| if usable(c) { all[c] } else { B::EMPTY }).collect();
                         if leg.mode.moves && leg.mode.captures && !leg.initial_only {
                             slides.push((step, leg.range, rays));
                         } else {
@@ -379,7 +380,7 @@ impl<B: Bitboard> Rules<B> {
                                     dir: back_dir,
                                     positive: increases(g, back),
                                     range: leg.range,
-                                    rays: (0..g.cells()).map(|c| ray(g, c, back, leg.range)).collect(),
+                                    rays: line_tables.rays(g, back, leg.range).to_vec(),
                                     types: 1 << t,
                                     initial_only: leg.initial_only,
                                 }),
@@ -448,7 +449,7 @@ impl<B: Bitboard> Rules<B> {
         for a in &mut attacks {
             group_attack_lines(a, &dirs, g, &mut line_tables);
         }
-        let full_rays: Vec<Vec<B>> = dirs.iter().map(|&s| (0..g.cells()).map(|c| ray(g, c, s, UNLIMITED)).collect()).collect();
+        let full_rays: Vec<Vec<B>> = dirs.iter().map(|&s| line_tables.rays(g, s, UNLIMITED).to_vec()).collect();
 
         let rank_cells = |r: usize| (0..g.width()).fold(B::EMPTY, |b, f| b | B::cell(g.cell(f, r)));
         let promotion_zone = [rank_cells(variant.promotion.ranks[0] as usize), rank_cells(variant.promotion.ranks[1] as usize)];
