@@ -77,6 +77,9 @@ pub struct EvalTables<B> {
     start_material: i32,
     /// The key of the rules these tables were made for.
     pub rules_key: u64,
+    /// Each kind's Betza in those rules, with its value (see
+    /// [`piece_value`]).
+    valued: Vec<(String, Score)>,
     /// Kinds a rule change redefined: their own weights are the defaults
     /// of their new moves, not fitted ones.
     pub redefined: Vec<bool>,
@@ -108,6 +111,12 @@ const OUTPOST_ADVANCE: i32 = 100;
 /// for the attack to count as a threat: a knight on a bishop is none.
 const THREAT_MARGIN: i32 = 50;
 
+/// The chance that the `k` cells before a rider's next one are all empty
+/// on a board a quarter full, 0.75^k, for every `k` a ray on the largest
+/// board can have (looked up: [`piece_value`] runs for every rule set a
+/// Flexichess search meets).
+static EMPTY_AHEAD: std::sync::LazyLock<[f64; protean_rules::geometry::MAX_CELLS + 1]> = std::sync::LazyLock::new(|| std::array::from_fn(|k| 0.75f64.powi(k as i32)));
+
 /// A piece's value from its moves: the average, over all cells of the
 /// board, of its effective mobility on a board a quarter full of pieces (a
 /// rider's k-th cell along a ray counts 0.75^(k-1), the chance that the
@@ -132,7 +141,7 @@ pub fn piece_value<B: Bitboard>(rules: &Rules<B>, kind: usize) -> i32 {
             while leg.range == UNLIMITED || k < leg.range {
                 match g.offset(here, leg.step) {
                     Some(next) => {
-                        total += weight * 0.75f64.powi(k as i32);
+                        total += weight * EMPTY_AHEAD[k as usize];
                         here = next;
                     }
                     None => break,
@@ -275,6 +284,7 @@ impl<B: Bitboard> EvalTables<B> {
             king_ring,
             start_material: 1,
             rules_key: rules.key,
+            valued: Vec::new(),
             redefined: Vec::new(),
             exchange_order: Vec::new(),
             light_cells,
@@ -291,16 +301,22 @@ impl<B: Bitboard> EvalTables<B> {
     /// them), for `rules` on the board of `self`.
     fn weigh_pieces(&mut self, rules: &Rules<B>, text: &str) -> Result<(), crate::weights::WeightsError> {
         let g = rules.geometry;
+        // A kind that moves as it did in the rules these tables were made
+        // for keeps its value: working one out walks every cell's rays.
         let values: Vec<Score> = (0..rules.piece_types)
             .map(|k| match rules.roles[k] {
                 Role::Royal => Score::new(0, 0),
                 Role::Pawn => Score::new(PAWN_MG, PAWN_EG),
-                Role::Other => {
-                    let v = piece_value(rules, k);
-                    Score::new(v, v + v / 10)
-                }
+                Role::Other => match self.valued.get(k) {
+                    Some((betza, value)) if *betza == rules.variant.pieces[k].betza => *value,
+                    _ => {
+                        let v = piece_value(rules, k);
+                        Score::new(v, v + v / 10)
+                    }
+                },
             })
             .collect();
+        self.valued = rules.variant.pieces.iter().map(|p| p.betza.clone()).zip(values.iter().copied()).collect();
         let kinds: Vec<(Role, Score)> = rules.roles.iter().copied().zip(values.iter().copied()).collect();
         let layout = self.layout;
         let mut weights = Weights::parse(text, &rules.variant, Weights::defaults(&kinds, layout.squares()))?.terms;
