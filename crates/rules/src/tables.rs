@@ -335,7 +335,12 @@ impl<B: Bitboard> Rules<B> {
         let mut attacks: [Attacks<B>; 2] = [Attacks::default(), Attacks::default()];
         for color in Color::ALL {
             for (t, def) in variant.pieces.iter().enumerate() {
-                let mut pm = PieceMoves { leaps: vec![Leaps::default(); g.cells()], ..PieceMoves::default() };
+                // A kind that moves as in the parent's rules (every kind
+                // but the one a rule change redefined) takes its tables
+                // from them; only its attack lines, which number their
+                // directions across kinds, are worked out below.
+                let kept = parent.filter(|p| p.variant.pieces[t].betza == def.betza);
+                let mut pm = PieceMoves { leaps: vec![Leaps::default(); if kept.is_some() { 0 } else { g.cells() }], ..PieceMoves::default() };
                 let mut slides: Vec<(Step, u8, Vec<B>)> = Vec::new();
                 let mut rev_leaps = vec![B::EMPTY; g.cells()];
                 let mut rev_initial_leaps = vec![B::EMPTY; g.cells()];
@@ -345,7 +350,9 @@ impl<B: Bitboard> Rules<B> {
                     // Where the piece may make this leg: initial-only legs
                     // from its start ranks.
                     let usable = |from: usize| !leg.initial_only || region.has(from);
-                    if leg.range == 1 {
+                    if kept.is_some() {
+                        // Its moves are the parent's (below).
+                    } else if leg.range == 1 {
                         for from in 0..g.cells() {
                             let Some(to) = g.offset(from, step) else { continue };
                             let l = &mut pm.leaps[from];
@@ -369,28 +376,38 @@ impl<B: Bitboard> Rules<B> {
                         } else {
                             pm.rides.push(Ride { positive: increases(g, step), moves: leg.mode.moves, captures: leg.mode.captures, rays });
                         }
-                        if leg.mode.captures {
-                            let back = step.reversed();
-                            let back_dir = dir_id(back, &mut dirs);
-                            let a = &mut attacks[color as usize];
-                            let same = |l: &&mut AttackLine<B>| l.dir == back_dir && l.range == leg.range && l.initial_only == leg.initial_only;
-                            match a.lines.iter_mut().find(same) {
-                                Some(line) => line.types |= 1 << t,
-                                None => a.lines.push(AttackLine {
-                                    dir: back_dir,
-                                    positive: increases(g, back),
-                                    range: leg.range,
-                                    rays: line_tables.rays(g, back, leg.range).to_vec(),
-                                    types: 1 << t,
-                                    initial_only: leg.initial_only,
-                                }),
-                            }
-                            match a.pin_lines.iter_mut().find(|p| p.0 == back_dir) {
-                                Some(p) => p.2 |= 1 << t,
-                                None => a.pin_lines.push((back_dir, increases(g, back), 1 << t)),
-                            }
+                    }
+                    if leg.range != 1 && leg.mode.captures {
+                        let back = step.reversed();
+                        let back_dir = dir_id(back, &mut dirs);
+                        let a = &mut attacks[color as usize];
+                        let same = |l: &&mut AttackLine<B>| l.dir == back_dir && l.range == leg.range && l.initial_only == leg.initial_only;
+                        match a.lines.iter_mut().find(same) {
+                            Some(line) => line.types |= 1 << t,
+                            None => a.lines.push(AttackLine {
+                                dir: back_dir,
+                                positive: increases(g, back),
+                                range: leg.range,
+                                rays: line_tables.rays(g, back, leg.range).to_vec(),
+                                types: 1 << t,
+                                initial_only: leg.initial_only,
+                            }),
+                        }
+                        match a.pin_lines.iter_mut().find(|p| p.0 == back_dir) {
+                            Some(p) => p.2 |= 1 << t,
+                            None => a.pin_lines.push((back_dir, increases(g, back), 1 << t)),
                         }
                     }
+                }
+                let a = &mut attacks[color as usize];
+                if let Some(p) = kept {
+                    let theirs = &p.attacks[color as usize];
+                    let of_kind = |tables: &Vec<(usize, Vec<B>)>| tables.iter().find(|(k, _)| *k == t).cloned();
+                    a.leg_lines.extend(theirs.leg_lines.iter().find(|(k, _)| *k == t).cloned());
+                    a.leaps.extend(of_kind(&theirs.leaps));
+                    a.initial_leaps.extend(of_kind(&theirs.initial_leaps));
+                    moves[color as usize].push(p.moves[color as usize][t].clone());
+                    continue;
                 }
                 if !def.paths.is_empty() {
                     pm.leg_captures = vec![Vec::new(); g.cells()];
@@ -408,7 +425,7 @@ impl<B: Bitboard> Rules<B> {
                             through[mid].push((from as u8, to as u8));
                         }
                     }
-                    attacks[color as usize].leg_lines.push((t, through));
+                    a.leg_lines.push((t, through));
                 }
                 // A slide whose reverse the piece also has, at the same
                 // range, makes a line with it, looked up if it has a table.
@@ -436,7 +453,6 @@ impl<B: Bitboard> Rules<B> {
                         pm.steps = StepSets::from_tables(&leaps, pm.quiet_ride.as_ref().map(|r| (&r.rays[..], r.positive)), at_start);
                     }
                 }
-                let a = &mut attacks[color as usize];
                 if rev_leaps.iter().any(|b| b.any()) {
                     a.leaps.push((t, rev_leaps));
                 }

@@ -160,3 +160,37 @@ fn a_fen_carries_its_rules() {
     assert!(pos.play("N=N").is_err(), "knights already move so");
 }
 
+
+/// Rules reached by rule changes, compiled from their parent's (each kind
+/// the change left alone takes its tables from there), play as the same
+/// rules compiled from nothing out of the FEN: the same moves and the same
+/// perft, along random lines of changes and moves, pawns' changes too.
+#[test]
+fn rules_compiled_from_a_parent_play_as_rules_compiled_from_nothing() {
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    let mut random = |n: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % n as u64) as usize
+    };
+    for _line in 0..10 {
+        let mut pos = flexi().start();
+        for _ply in 0..8 {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            let changes: Vec<&String> = moves.iter().filter(|m| m.contains('=')).collect();
+            let pick = if !changes.is_empty() && random(3) > 0 { changes[random(changes.len())].clone() } else { moves[random(moves.len())].clone() };
+            pos.play(&pick).unwrap();
+            let mut fresh = flexi().from_fen(&pos.fen()).unwrap();
+            let mut ours = pos.legal_moves();
+            let mut theirs = fresh.legal_moves();
+            ours.sort();
+            theirs.sort();
+            assert_eq!(ours, theirs, "{}", pos.fen());
+            assert_eq!(pos.perft(2), fresh.perft(2), "{}", pos.fen());
+        }
+    }
+}
