@@ -233,7 +233,9 @@ pub struct Rules<B> {
     pub pawn_kinds: u32,
     /// Kinds with two-leg jumps (empty in most variants).
     pub jumpers: Vec<usize>,
-    pub moves: [Vec<PieceMoves<B>>; 2],
+    /// By colour and kind; a rule set compiled from another shares the
+    /// tables of every kind the change left alone.
+    pub moves: [Vec<Arc<PieceMoves<B>>>; 2],
     pub attacks: [Attacks<B>; 2],
     pub either_attacks: EitherAttacks<B>,
     /// Rider lines looked up instead of walked (see `rider_reach`).
@@ -331,7 +333,7 @@ impl<B: Bitboard> Rules<B> {
             }
         }
 
-        let mut moves: [Vec<PieceMoves<B>>; 2] = [Vec::new(), Vec::new()];
+        let mut moves: [Vec<Arc<PieceMoves<B>>>; 2] = [Vec::new(), Vec::new()];
         let mut attacks: [Attacks<B>; 2] = [Attacks::default(), Attacks::default()];
         for color in Color::ALL {
             for (t, def) in variant.pieces.iter().enumerate() {
@@ -351,7 +353,7 @@ impl<B: Bitboard> Rules<B> {
                     // from its start ranks.
                     let usable = |from: usize| !leg.initial_only || region.has(from);
                     if kept.is_some() {
-                        // Its moves are the parent's (below).
+                        // Its moves are the parent's, shared (below).
                     } else if leg.range == 1 {
                         for from in 0..g.cells() {
                             let Some(to) = g.offset(from, step) else { continue };
@@ -459,7 +461,7 @@ impl<B: Bitboard> Rules<B> {
                 if rev_initial_leaps.iter().any(|b| b.any()) {
                     a.initial_leaps.push((t, rev_initial_leaps));
                 }
-                moves[color as usize].push(pm);
+                moves[color as usize].push(Arc::new(pm));
             }
         }
         for a in &mut attacks {
