@@ -102,6 +102,9 @@ fn from_tt(score: i16, ply: usize) -> i32 {
     }
 }
 
+/// How many rule sets' evaluation tables a search keeps (Flexichess).
+const EVAL_TABLES_KEPT: usize = 2048;
+
 /// Late move reductions by depth and move number.
 type LateMoveReductions = [[u8; 64]; 64];
 
@@ -263,6 +266,11 @@ impl<'a, B: Bitboard> Worker<'a, B> {
         let key = self.pos.rules().key;
         if key == self.eval.rules_key {
             return self.eval.clone();
+        }
+        // About 12 KB a set on 8x8: beyond the bound the map starts again
+        // (the nodes on the stack keep the tables they hold).
+        if self.eval_by_rules.len() >= EVAL_TABLES_KEPT && !self.eval_by_rules.contains_key(&key) {
+            self.eval_by_rules.clear();
         }
         let (root, rules) = (&self.eval, self.pos.rules());
         self.eval_by_rules.entry(key).or_insert_with(|| Rc::new(root.for_changed_rules(rules))).clone()
