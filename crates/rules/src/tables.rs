@@ -9,7 +9,6 @@
 //! rook's rank, a bishop's diagonal), the line is looked up in one table
 //! instead, when the board and the build allow.
 
-use std::sync::Arc;
 use crate::betza::{Movement, UNLIMITED};
 use crate::bitboard::Bitboard;
 use crate::castling::{self, Castling};
@@ -19,6 +18,7 @@ use crate::step_sets::StepSets;
 use crate::piece::Color;
 use crate::placement::{parse_placement, Placement};
 use crate::variant::{Role, Variant, MAX_PIECE_TYPES};
+use std::sync::Arc;
 
 /// A rider leg of one piece, for one colour.
 #[derive(Clone, Debug)]
@@ -342,10 +342,11 @@ impl<B: Bitboard> Rules<B> {
                 // from them; only its attack lines, which number their
                 // directions across kinds, are worked out below.
                 let kept = parent.filter(|p| p.variant.pieces[t].betza == def.betza);
-                let mut pm = PieceMoves { leaps: vec![Leaps::default(); if kept.is_some() { 0 } else { g.cells() }], ..PieceMoves::default() };
+                let cells = if kept.is_some() { 0 } else { g.cells() };
+                let mut pm = PieceMoves { leaps: vec![Leaps::default(); cells], ..PieceMoves::default() };
                 let mut slides: Vec<(Step, u8, Vec<B>)> = Vec::new();
-                let mut rev_leaps = vec![B::EMPTY; g.cells()];
-                let mut rev_initial_leaps = vec![B::EMPTY; g.cells()];
+                let mut rev_leaps = vec![B::EMPTY; cells];
+                let mut rev_initial_leaps = vec![B::EMPTY; cells];
                 let region = initial_region[color as usize][t];
                 for leg in &def.movement.legs {
                     let step = if color == Color::White { leg.step } else { leg.step.for_black() };
