@@ -111,6 +111,11 @@ const OUTPOST_ADVANCE: i32 = 100;
 /// for the attack to count as a threat: a knight on a bishop is none.
 const THREAT_MARGIN: i32 = 50;
 
+/// The weights file built in for `rules`' variant (none: the defaults).
+fn built_in_weights<B: Bitboard>(rules: &Rules<B>) -> &'static str {
+    Weights::built_in(&rules.variant.name).unwrap_or("")
+}
+
 /// The chance that the `k` cells before a rider's next one are all empty
 /// on a board a quarter full, 0.75^k, for every `k` a ray on the largest
 /// board can have (looked up: [`piece_value`] runs for every rule set a
@@ -177,8 +182,7 @@ pub fn piece_value<B: Bitboard>(rules: &Rules<B>, kind: usize) -> i32 {
 impl<B: Bitboard> EvalTables<B> {
     /// The tables of `rules`, with the weights built in for its variant.
     pub fn new(rules: &Rules<B>) -> EvalTables<B> {
-        let text = Weights::built_in(&rules.variant.name).unwrap_or("");
-        EvalTables::with_weights(rules, text).expect("built-in weight files read (tested)")
+        EvalTables::with_weights(rules, built_in_weights(rules)).expect("built-in weight files read (tested)")
     }
 
     /// The tables of `rules`, with the weights of `text` (a weights file)
@@ -196,8 +200,7 @@ impl<B: Bitboard> EvalTables<B> {
     /// and the board's tables took most of the time).
     pub fn for_changed_rules(&self, rules: &Rules<B>) -> EvalTables<B> {
         let mut tables = self.clone();
-        let text = Weights::built_in(&rules.variant.name).unwrap_or("");
-        tables.weigh_pieces(rules, text).expect("built-in weight files read (tested)");
+        tables.weigh_pieces(rules, built_in_weights(rules)).expect("built-in weight files read (tested)");
         tables
     }
 
@@ -917,8 +920,6 @@ mod tests {
         }
     }
 
-    /// A piece-square weight counts for a piece of either colour on its
-    /// square, seen from the piece's side, on either wing.
     /// The tables a rule change's rules get from the root's
     /// (`for_changed_rules`) are those built from nothing, along random
     /// lines of Flexichess with rule changes two and three deep, from
@@ -950,6 +951,8 @@ mod tests {
         assert!(compared >= 100);
     }
 
+    /// A piece-square weight counts for a piece of either colour on its
+    /// square, seen from the piece's side, on either wing.
     #[test]
     fn piece_square_weights_count_from_the_owners_side() {
         let rules = AnyRules::by_name("standard").unwrap();

@@ -267,13 +267,17 @@ impl<'a, B: Bitboard> Worker<'a, B> {
         if key == self.eval.rules_key {
             return self.eval.clone();
         }
+        if let Some(tables) = self.eval_by_rules.get(&key) {
+            return tables.clone();
+        }
         // About 12 KB a set on 8x8: beyond the bound the map starts again
         // (the nodes on the stack keep the tables they hold).
-        if self.eval_by_rules.len() >= EVAL_TABLES_KEPT && !self.eval_by_rules.contains_key(&key) {
+        if self.eval_by_rules.len() >= EVAL_TABLES_KEPT {
             self.eval_by_rules.clear();
         }
-        let (root, rules) = (&self.eval, self.pos.rules());
-        self.eval_by_rules.entry(key).or_insert_with(|| Rc::new(root.for_changed_rules(rules))).clone()
+        let tables = Rc::new(self.eval.for_changed_rules(self.pos.rules()));
+        self.eval_by_rules.insert(key, tables.clone());
+        tables
     }
 
     fn has_pieces_beyond_pawns(&self) -> bool {
