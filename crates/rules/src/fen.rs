@@ -261,11 +261,15 @@ fn parse_redefinitions<B: Bitboard>(pos: &mut Position<B>, text: &str) -> Result
 /// The pawn that just made the double step over `target`: an enemy pawn
 /// (of the side not to move) beside it whose start cell, on the far side
 /// of `target`, holds no piece (in Beyond Chess it may be a rift: the
-/// turn's tile shift can move away the tile the pawn left). The step
-/// straight forward is looked at first; pawns redefined to step two cells
-/// another way (Flexichess) have the other seven directions.
+/// turn's tile shift can move away the tile the pawn left) and from which
+/// its kind's moves reach it in one move. The step straight forward is
+/// looked at first; pawns redefined to step two cells another way
+/// (Flexichess) have the other seven directions, and of those only the
+/// moves they have: a pawn beside the cell on its own start rank did not
+/// come from the far side, since pawns do not step back.
 fn en_passant_victim<B: Bitboard>(pos: &Position<B>, target: usize) -> Option<usize> {
-    let g = pos.rules().geometry;
+    let rules = pos.rules();
+    let g = rules.geometry;
     let forward: i8 = if pos.side_to_move() == Color::White { -1 } else { 1 };
     let mut steps = vec![Step::new(0, forward)];
     steps.extend((-1..=1).flat_map(|dx| (-1..=1).map(move |dy| Step::new(dx, dy))).filter(|&s| s != Step::new(0, 0) && s != Step::new(0, forward)));
@@ -273,7 +277,8 @@ fn en_passant_victim<B: Bitboard>(pos: &Position<B>, target: usize) -> Option<us
         let victim = g.offset(target, s)?;
         let origin = g.offset(target, s.reversed())?;
         let pawn = pos.piece_at(victim)?;
-        let is_victim = pawn.color() != pos.side_to_move() && pos.rules().roles[pawn.kind()] == Role::Pawn && pos.piece_at(origin).is_none();
+        let stepped_there = || rules.targets(pawn.color(), pawn.kind(), origin, B::EMPTY, rules.all_cells, B::EMPTY).0.has(victim);
+        let is_victim = pawn.color() != pos.side_to_move() && rules.roles[pawn.kind()] == Role::Pawn && pos.piece_at(origin).is_none() && stepped_there();
         is_victim.then_some(victim)
     })
 }

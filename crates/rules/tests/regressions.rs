@@ -1,7 +1,10 @@
 //! Regression tests for rule bugs found by fuzzing and by hostile input
 //! (issue 12): each failed before its fix.
 
+mod random_games;
+
 use protean_rules::{AnyPosition, AnyRules};
+use random_games::random_game;
 use std::collections::HashSet;
 
 fn rules(name: &str) -> AnyRules {
@@ -103,10 +106,10 @@ fn the_en_passant_field_is_read_under_the_fens_own_rules() {
 
 #[test]
 fn a_pawn_that_may_move_onto_the_en_passant_cell_just_moves_there() {
-    // A pawn redefined as a ferz moves and takes diagonally: moving onto
-    // the passed cell is one move, not a move and an en passant capture
-    // with the same text.
-    let mut pos = rules("flexichess").from_fen("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 30 P=F").unwrap();
+    // A pawn redefined as a ferz with its double step moves and takes
+    // diagonally: moving onto the passed cell is one move, not a move and
+    // an en passant capture with the same text.
+    let mut pos = rules("flexichess").from_fen("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 30 P=FifmW2").unwrap();
     let moves = pos.legal_moves();
     assert_eq!(moves.iter().collect::<HashSet<_>>().len(), moves.len(), "{moves:?}");
     assert_round_trip(&mut pos, "flexichess");
@@ -173,4 +176,32 @@ fn a_transfer_may_not_open_a_check_on_the_other_king_on_its_own_move() {
     let mut board = flexi.from_fen("4q2k/8/8/4p3/8/8/8/4K3 w - - 0 1").unwrap();
     board.transfer_to(&mut other, "e5", protean_rules::Color::Black).unwrap();
     assert!(board.in_check());
+}
+
+#[test]
+fn en_passant_read_from_a_fen_takes_the_pawn_that_stepped() {
+    // A white pawn stepping diagonally two cells (P=...ifmF2) went b2-d4
+    // over c3. Read from the FEN, the victim was looked for all around c3
+    // and d2 was taken: a pawn on its start rank with b4 empty beyond,
+    // though pawns never step back.
+    let fen = "rnbqkbnr/p5pp/2p2pp1/4p3/2pPP3/1P1P4/2PP1P1P/RNBQKBNR b KQkq c3 0 16 P=fmFfcWifmF2,N=QN,Q=N";
+    let mut pos = rules("flexichess").from_fen(fen).unwrap();
+    pos.play("c4c3").unwrap();
+    assert!(pos.fen().starts_with("rnbqkbnr/p5pp/2p2pp1/4p3/4P3/1PpP4/2PP1P1P/"), "{}", pos.fen());
+}
+
+#[test]
+fn positions_read_from_their_fen_play_as_the_games_that_reached_them() {
+    // The FEN holds all a position's state: what a game reached and what
+    // is read back from its FEN have the same moves two plies deep.
+    for variant in ["standard", "perfect", "onedim", "flexichess"] {
+        for seed in 1..=4u64 {
+            for mut pos in random_game(variant, seed * 7_919, 60) {
+                let fen = pos.fen();
+                let mut again = rules(variant).from_fen(&fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+                assert_eq!(again.fen(), fen);
+                assert_eq!(again.perft(2), pos.perft(2), "{fen}");
+            }
+        }
+    }
 }
