@@ -20,9 +20,10 @@
 //! Flexichess's cycled rule changes.
 //!
 //! The output is plain text, one position a line: its FEN (in the
-//! variant's own FEN, rule changes and tiles included) and the result from
+//! variant's own FEN, rule changes and tiles included), the result from
 //! White's side in brackets, `[1.0]`, `[0.5]` or `[0.0]`, the format
-//! Texel tuners read. With one game at a time the file is the same for
+//! Texel tuners read, and the search's score of the position in White's
+//! centipawns (what a network is trained on besides the result). With one game at a time the file is the same for
 //! the same arguments and seed.
 
 use clap::Args;
@@ -62,7 +63,7 @@ pub struct DatagenArgs {
     /// Search every move for this many nodes (5000 when no depth is given either).
     #[arg(long)]
     nodes: Option<u64>,
-    /// The file to write: one `FEN [result]` a line (overwritten).
+    /// The file to write: one `FEN [result] score` a line (overwritten).
     #[arg(long)]
     out: PathBuf,
     /// Random legal plies at the start of each game, after the book position if any.
@@ -150,19 +151,19 @@ fn play_games(
         let mut random = Random::seeded((args.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ game) << 1);
         let record = play_game(&mut engine, openings, limits, args, &mut random);
         let mut w = out.lock().unwrap_or_else(|e| e.into_inner());
-        for fen in &record.fens {
-            writeln!(w, "{fen} [{:.1}]", record.white_points).map_err(|e| format!("{}: {e}", args.out.display()))?;
+        for (fen, white_cp) in &record.positions {
+            writeln!(w, "{fen} [{:.1}] {white_cp}", record.white_points).map_err(|e| format!("{}: {e}", args.out.display()))?;
         }
         w.flush().map_err(|e| format!("{}: {e}", args.out.display()))?;
         drop(w);
-        progress.game_done(record.fens.len() as u64, record.end);
+        progress.game_done(record.positions.len() as u64, record.end);
     }
 }
 
-/// What one game leaves: its quiet positions, White's points and how it
-/// ended.
+/// What one game leaves: its quiet positions (FEN, and the search's
+/// score in White's centipawns), White's points and how it ended.
 struct GameRecord {
-    fens: Vec<String>,
+    positions: Vec<(String, i32)>,
     white_points: f64,
     end: End,
 }
@@ -204,13 +205,13 @@ fn play_game(engine: &mut Engine, openings: &[AnyPosition], limits: &Limits, arg
         }
     };
     engine.clear();
-    let mut fens = Vec::new();
+    let mut positions = Vec::new();
     // The side the last plies' scores put far ahead, and for how long.
     let mut ahead: Option<(Color, u32)> = None;
     let mut last_white_cp = None;
     for _ in 0..args.max_plies {
         if let Some(end) = pos.outcome() {
-            return GameRecord { fens, white_points: white_points(end.result()), end: End::by_rule(end, last_white_cp) };
+            return GameRecord { positions, white_points: white_points(end.result()), end: End::by_rule(end, last_white_cp) };
         }
         engine.set_position(pos.clone());
         let found = engine.search(limits.clone());
@@ -222,8 +223,8 @@ fn play_game(engine: &mut Engine, openings: &[AnyPosition], limits: &Limits, arg
         };
         last_white_cp = white_cp;
         let quiet = !pos.in_check() && !best.is_capture() && best.promotion().is_none();
-        if quiet && white_cp.is_some() {
-            fens.push(pos.fen());
+        if let Some(cp) = white_cp.filter(|_| quiet) {
+            positions.push((pos.fen(), cp));
         }
         let leader = match found.score {
             Some(Score::Mate(m)) => Some(if (m > 0) == (us == Color::White) { Color::White } else { Color::Black }),
@@ -233,12 +234,12 @@ fn play_game(engine: &mut Engine, openings: &[AnyPosition], limits: &Limits, arg
         ahead = leader.map(|c| (c, ahead.filter(|a| a.0 == c).map_or(1, |a| a.1 + 1)));
         if let Some((winner, plies)) = ahead {
             if plies >= DECISIVE_PLIES {
-                return GameRecord { fens, white_points: if winner == Color::White { 1.0 } else { 0.0 }, end: End::ADJUDICATED };
+                return GameRecord { positions, white_points: if winner == Color::White { 1.0 } else { 0.0 }, end: End::ADJUDICATED };
             }
         }
         pos.make(best);
     }
-    GameRecord { fens, white_points: 0.5, end: End::PLY_CAP }
+    GameRecord { positions, white_points: 0.5, end: End::PLY_CAP }
 }
 
 /// The book's positions: a FEN a line (an EPD line's first four fields

@@ -13,6 +13,7 @@ mod pgn;
 mod serve;
 mod perplexichess_command;
 mod strategist;
+mod train_network_command;
 mod tune_command;
 
 use clap::{Parser, Subcommand};
@@ -46,10 +47,12 @@ enum Command {
     },
     /// A Perplexichess team game: Flexichess boards at once, grand strategists transferring pieces.
     Perplexichess(perplexichess_command::PerplexichessArgs),
-    /// Self-play games that write quiet positions with the game's result (`FEN [1.0]` a line), for tuning.
+    /// Self-play games that write quiet positions with the game's result and the search's score (`FEN [1.0] 37` a line), for tuning.
     Datagen(datagen_command::DatagenArgs),
     /// Fit a variant's evaluation weights to datagen's game results (Texel's method) and write them as a weights file.
     Tune(tune_command::TuneArgs),
+    /// Train a variant's evaluation network on datagen's positions (results and scores) and write it.
+    TrainNetwork(train_network_command::TrainNetworkArgs),
     /// Read a variant file (Fairy-Stockfish's INI format): each variant as Protean plays it, with perft, or every mistake with its line.
     Check(check_command::CheckArgs),
     /// Every game in a browser: a web server with the page, against the engine or another person.
@@ -76,6 +79,7 @@ fn main() -> ExitCode {
         Some(Command::Match { args }) => match_command::run(&args),
         Some(Command::Datagen(args)) => datagen_command::run(&args),
         Some(Command::Tune(args)) => tune_command::run(&args),
+        Some(Command::TrainNetwork(args)) => train_network_command::run(&args),
         Some(Command::Serve(args)) => serve::run(&args),
         Some(Command::Check(args)) => check_command::run(&args),
     };

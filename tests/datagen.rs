@@ -31,8 +31,12 @@ fn generate(variant: &str, out: &PathBuf, extra: &[&str]) -> Vec<String> {
     let lines: Vec<String> = text.lines().map(str::to_string).collect();
     assert!(!lines.is_empty(), "{variant}: no positions");
     for line in &lines {
-        let (fen, result) = line.rsplit_once(" [").unwrap_or_else(|| panic!("{variant}: no result in {line}"));
-        assert!(["1.0]", "0.5]", "0.0]"].contains(&result), "{variant}: result {result} in {line}");
+        let (fen, result_and_score) = line.rsplit_once(" [").unwrap_or_else(|| panic!("{variant}: no result in {line}"));
+        let (result, score) = result_and_score.split_once("] ").unwrap_or_else(|| panic!("{variant}: no score in {line}"));
+        assert!(["1.0", "0.5", "0.0"].contains(&result), "{variant}: result {result} in {line}");
+        // White's centipawns, never a mate (those positions are not kept).
+        let score: i32 = score.parse().unwrap_or_else(|_| panic!("{variant}: score {score} in {line}"));
+        assert!(score.abs() < 20_000, "{variant}: score {score} in {line}");
         let pos = rules.from_fen(fen).unwrap_or_else(|e| panic!("{variant}: {fen}: {e}"));
         assert!(!pos.in_check(), "{variant}: kept a position in check: {fen}");
         assert_eq!(pos.fen(), fen, "{variant}: the FEN does not read back the same");

@@ -125,6 +125,7 @@ impl Uci {
         self.out.line(&format!("option name UCI_Elo type spin default {low} min {low} max {high}"));
         self.out.line(&format!("option name Split Turns type check default {}", protean_search::SPLIT_TURNS_BY_DEFAULT));
         self.out.line(&format!("option name Contempt type spin default {} min -{MAX_CONTEMPT} max {MAX_CONTEMPT}", protean_search::CONTEMPT_BY_DEFAULT));
+        self.out.line(&format!("option name Use NNUE type check default {}", protean_search::USE_NETWORK_BY_DEFAULT));
         let vars: String = variants::listed(|n| n.uci).iter().map(|n| format!(" var {n}")).collect();
         self.out.line(&format!("option name UCI_Variant type combo default chess{vars}"));
         self.out.line("option name UCI_Chess960 type check default false");
@@ -166,6 +167,7 @@ impl Uci {
             "ponder" => check(value).map(|on| self.ponder = on),
             "split turns" => check(value).map(|on| options.split_turns = on),
             "contempt" => spin(name, value, -MAX_CONTEMPT, MAX_CONTEMPT).map(|n| options.contempt = n),
+            "use nnue" => check(value).map(|on| options.use_network = on),
             "skill level" => number(0, skill::MAX_LEVEL as usize).map(|n| self.skill_level = n),
             "uci_limitstrength" => check(value).map(|on| self.limit_strength = on),
             "uci_elo" => {

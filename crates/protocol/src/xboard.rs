@@ -278,9 +278,10 @@ impl XBoard {
     fn features(&self) {
         let vars = variants::listed(|n| n.xboard);
         self.out.line(&format!(
-            "feature myname=\"Protean {}\" ping=1 setboard=1 usermove=1 san=0 sigint=0 sigterm=0 colors=0 analyze=1 memory=1 smp=1 exclude=0 highlight=1 variants=\"{}\" option=\"Move Overhead -spin 10 0 5000\" done=1",
+            "feature myname=\"Protean {}\" ping=1 setboard=1 usermove=1 san=0 sigint=0 sigterm=0 colors=0 analyze=1 memory=1 smp=1 exclude=0 highlight=1 variants=\"{}\" option=\"Move Overhead -spin 10 0 5000\" option=\"Use NNUE -check {}\" done=1",
             env!("CARGO_PKG_VERSION"),
-            vars.join(",")
+            vars.join(","),
+            protean_search::USE_NETWORK_BY_DEFAULT as u8
         ));
     }
 
@@ -378,6 +379,11 @@ impl XBoard {
         match args.split_once('=') {
             Some(("Move Overhead", v)) => match v.trim().parse::<u64>() {
                 Ok(ms) if ms <= 5000 => self.options.move_overhead = Duration::from_millis(ms),
+                _ => self.out.line(&format!("Error (bad value): option {args}")),
+            },
+            Some(("Use NNUE", v)) => match v.trim() {
+                "1" => self.options.use_network = true,
+                "0" => self.options.use_network = false,
                 _ => self.out.line(&format!("Error (bad value): option {args}")),
             },
             _ => self.out.line(&format!("Error (unknown option): {args}")),

@@ -16,13 +16,33 @@ fn handshake_lists_the_options() {
     s.send("uci");
     let text = s.take();
     assert!(text.starts_with("id name Protean"));
-    for option in ["Threads", "Hash", "Clear Hash", "Ponder", "MultiPV", "Move Overhead", "Skill Level", "UCI_LimitStrength", "UCI_Elo", "UCI_Chess960", "UCI_ShowWDL"] {
+    for option in ["Threads", "Hash", "Clear Hash", "Ponder", "MultiPV", "Move Overhead", "Skill Level", "UCI_LimitStrength", "UCI_Elo", "UCI_Chess960", "UCI_ShowWDL", "Split Turns", "Contempt", "Use NNUE"] {
         assert!(text.contains(&format!("option name {option} type")), "{option} missing:\n{text}");
     }
     assert!(text.contains("option name UCI_Variant type combo default chess var chess var chess960 var perfect var onedim var beyond var flexichess"));
     assert!(text.trim_end().ends_with("uciok"));
     s.send("isready");
     assert_eq!(s.take(), "readyok\n");
+}
+
+#[test]
+fn use_nnue_switches_between_the_network_and_the_hand_made_evaluation() {
+    let mut s = session();
+    let mut score = |on: &str| -> String {
+        s.send(&format!("setoption name Use NNUE value {on}"));
+        s.send("position fen r3k2r/pp1n1ppp/2p1b3/q7/3P4/2N2N2/PP3PPP/R2QK2R w KQkq - 2 12");
+        s.send("go depth 1");
+        s.wait_for("bestmove", Duration::from_secs(60));
+        let text = s.take();
+        let line = text.lines().rfind(|l| l.starts_with("info depth 1 ")).unwrap_or_else(|| panic!("no depth 1: {text}"));
+        line.split(" score ").nth(1).and_then(|rest| rest.split(" nodes").next()).unwrap_or_else(|| panic!("no score: {line}")).to_string()
+    };
+    let network = score("true");
+    let hand_made = score("false");
+    assert_ne!(network, hand_made, "standard chess has a network: the two evaluations differ");
+    assert_eq!(score("true"), network, "and switching back gives the network's again");
+    s.send("setoption name Use NNUE value maybe");
+    assert!(s.take().contains("true or false"));
 }
 
 #[test]

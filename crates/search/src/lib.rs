@@ -9,7 +9,8 @@
 //! `thread_data` (threads and what each keeps), `deepening` (iterative
 //! deepening, helpers, the watchdog), `search` (one thread's tree),
 //! `move_picker`, `evaluate` (its `weights` as data, fitted by `texel`),
-//! `see`, `tt`, `time`, `skill`.
+//! `nnue` (the network evaluation where a variant has one, trained by
+//! `nnue_train`), `see`, `tt`, `time`, `skill`.
 
 mod correction;
 mod deepening;
@@ -17,6 +18,8 @@ pub mod engine;
 pub mod evaluate;
 mod history;
 mod move_picker;
+pub mod nnue;
+pub mod nnue_train;
 mod search;
 pub mod see;
 pub mod skill;
@@ -148,17 +151,23 @@ pub struct Options {
     /// Centipawns a draw costs the side the search is for (UCI
     /// `Contempt`): it plays on where a draw would be even.
     pub contempt: i32,
+    /// Evaluate by the variant's network where it has one (UCI `Use NNUE`).
+    pub use_network: bool,
 }
 
 impl Default for Options {
     fn default() -> Self {
-        Options { threads: 1, multi_pv: 1, move_overhead: Duration::from_millis(10), split_turns: SPLIT_TURNS_BY_DEFAULT, skill: None, contempt: CONTEMPT_BY_DEFAULT }
+        Options { threads: 1, multi_pv: 1, move_overhead: Duration::from_millis(10), split_turns: SPLIT_TURNS_BY_DEFAULT, skill: None, contempt: CONTEMPT_BY_DEFAULT, use_network: USE_NETWORK_BY_DEFAULT }
     }
 }
 
 /// How turns with a tile shift are searched unless asked otherwise; the
 /// README gives the measurement that chose it.
 pub const SPLIT_TURNS_BY_DEFAULT: bool = true;
+
+/// Whether a variant's network evaluates unless asked otherwise (`Use
+/// NNUE`); the README gives the measurement that chose it.
+pub const USE_NETWORK_BY_DEFAULT: bool = false;
 
 /// The contempt unless asked otherwise; the README gives the measurement
 /// that chose it.

@@ -20,6 +20,7 @@
 //! and helpers start at staggered depths so they explore different trees.
 
 use crate::evaluate::{evaluate_cached, EvalTables};
+use crate::nnue::{self, Network};
 use crate::history::Context;
 use crate::move_picker::{is_losing_capture, is_quiet, legal_hash_move, order_score, pack, MovePicker, Picking};
 use crate::see::{quiet_see_at_least, see_at_least};
@@ -39,6 +40,8 @@ pub const MATE: i32 = 30_000;
 /// Scores beyond this are mates (in at most `MATE - score` plies).
 pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
 const INFINITY: i32 = MATE + 1;
+/// Told into the evaluation cache's key of a position the network evaluated.
+const NETWORK_KEY: u64 = 0x6E6E_7565_5F6B_6579;
 /// The static evaluation of a node in check (which has none).
 pub(crate) const NO_EVAL: i32 = -INFINITY;
 
@@ -53,6 +56,10 @@ pub(crate) struct Worker<'a, B: Bitboard> {
     /// thread builds its own: the reference counts are the thread's alone.
     eval: Rc<EvalTables<B>>,
     eval_by_rules: HashMap<u64, Rc<EvalTables<B>>>,
+    /// The variant's network, where it has one and `Use NNUE` is on, with
+    /// the key of the rules it was trained for: under a rule change the
+    /// hand-made evaluation takes over.
+    network: Option<(&'static Network, u64)>,
     shared: &'a Shared,
     limits: &'a Limits,
     deadline: Deadline,
@@ -152,12 +159,14 @@ impl<'a, B: Bitboard> Worker<'a, B> {
         let mut draw_scores = [options.contempt; 2];
         draw_scores[pos.side_to_move() as usize] = -options.contempt;
         let eval = Rc::new(EvalTables::new(pos.rules()));
+        let network = if options.use_network { nnue::built_in(pos.rules()).map(|net| (net, pos.rules().key)) } else { None };
         Worker {
             pos,
             tt,
             data,
             eval,
             eval_by_rules: HashMap::new(),
+            network,
             shared,
             limits,
             deadline,
@@ -248,12 +257,18 @@ impl<'a, B: Bitboard> Worker<'a, B> {
     /// The static evaluation, from the thread's cache when it has it,
     /// moved by the correction history.
     fn evaluate(&mut self, t: &EvalTables<B>) -> i32 {
-        let key = self.pos.key();
+        let network = self.network.filter(|&(_, rules)| rules == self.pos.rules().key).map(|(net, _)| net);
+        // The cache outlives a search, and the next may evaluate the other way.
+        let key = self.pos.key() ^ if network.is_some() { NETWORK_KEY } else { 0 };
         let slot = &mut self.data.eval_cache[ThreadData::eval_slot(key)];
         let raw = if slot.0 == key {
             slot.1
         } else {
-            let score = evaluate_cached(&self.pos, t, &mut self.data.pawn_cache);
+            let score = match network {
+                Some(net) if net.on_top => evaluate_cached(&self.pos, t, &mut self.data.pawn_cache) + net.evaluate(&self.pos),
+                Some(net) => net.evaluate(&self.pos),
+                None => evaluate_cached(&self.pos, t, &mut self.data.pawn_cache),
+            };
             *slot = (key, score);
             score
         };

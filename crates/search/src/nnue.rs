@@ -1,0 +1,453 @@
+//! A small neural network evaluation (NNUE's shape): each side's
+//! perspective of the board, one input per piece of a kind and colour on a
+//! cell, goes through one hidden layer of [`HIDDEN`] clipped-linear units;
+//! the side to move's units and then the other side's make one output, the
+//! evaluation. The shape is the one small engines start with (768 inputs
+//! into 2 x 128 on 8x8), and nothing in it names a variant: the inputs are
+//! the variant's kinds times its cells, so a network fits exactly one
+//! board and set of pieces, and is used only there (not under a
+//! Flexichess rule change, whose redefined pieces it never saw).
+//!
+//! A perspective sees the board from its own side: its own pieces first,
+//! and Black's board mirrored top to bottom, so one set of weights serves
+//! both sides. The network is trained in floating point (`nnue_train`)
+//! and kept in integers: the hidden layer's weights times [`QA`], the
+//! output's times [`QB`]; a unit is clipped to 0..=QA, and the output,
+//! `QA * QB` per unit of the float network, is [`SCALE`] centipawns a unit.
+//!
+//! Each evaluation sums the hidden layer afresh from the pieces (about 30
+//! columns of 128 small integers per perspective, a few hundred vector
+//! additions): already cheaper than the hand-made evaluation it replaces,
+//! so make and unmake keep nothing.
+//!
+//! A network may be trained on top of the hand-made evaluation (`evaluate`):
+//! its output is then what is to be added to that evaluation, the part
+//! the hand-made terms miss, which fewer positions teach than the whole.
+//!
+//! The file, all numbers little-endian: the magic `PRTNNUE1`, then kinds,
+//! cells, the hidden size and whether the network is on top of the
+//! hand-made evaluation (1) or alone (0) as `u32`s, then the hidden layer's weights
+//! (`i16`, input by input, each input's `HIDDEN` units together), its
+//! biases (`i16`), the output's weights (`i16`, the side to move's units
+//! first) and the output's bias (`i32`).
+
+use protean_rules::{Bitboard, Color, Position, Rules};
+
+/// Units of the hidden layer, per perspective.
+pub const HIDDEN: usize = 128;
+/// The hidden layer's weights and biases are kept times this, and a unit
+/// is clipped to `0..=QA`.
+pub const QA: i32 = 255;
+/// The output layer's weights are kept times this.
+pub const QB: i32 = 64;
+/// Centipawns per unit of the float network's output.
+pub const SCALE: i32 = 400;
+const MAGIC: &[u8; 8] = b"PRTNNUE1";
+
+/// What is wrong with a network file, or why it does not fit a variant.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NetworkError(pub String);
+
+impl std::fmt::Display for NetworkError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for NetworkError {}
+
+#[derive(Clone, PartialEq, Eq)]
+pub struct Network {
+    kinds: usize,
+    cells: usize,
+    /// Whether the output is added to the hand-made evaluation.
+    pub on_top: bool,
+    /// By input, its `HIDDEN` weights.
+    hidden_weights: Vec<[i16; HIDDEN]>,
+    hidden_biases: [i16; HIDDEN],
+    /// The side to move's units, then the other side's.
+    output_weights: [[i16; HIDDEN]; 2],
+    output_bias: i32,
+}
+
+impl std::fmt::Debug for Network {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "Network({} kinds x {} cells -> 2 x {HIDDEN}{})",
+            self.kinds,
+            self.cells,
+            if self.on_top { ", on top" } else { "" }
+        )
+    }
+}
+
+/// The input of a piece of `kind` and `color` on `cell`, seen by
+/// `perspective`: its own pieces first, Black's board mirrored.
+#[inline(always)]
+pub fn input(
+    kinds: usize,
+    cells: usize,
+    mirror: impl Fn(usize) -> usize,
+    perspective: Color,
+    color: Color,
+    kind: usize,
+    cell: usize,
+) -> usize {
+    let theirs = (color != perspective) as usize;
+    let cell = if perspective == Color::White {
+        cell
+    } else {
+        mirror(cell)
+    };
+    (theirs * kinds + kind) * cells + cell
+}
+
+impl Network {
+    /// A network from its parts, in the integers it keeps (see the module
+    /// comment); `hidden_weights` has `2 * kinds * cells` inputs.
+    pub fn new(
+        kinds: usize,
+        cells: usize,
+        on_top: bool,
+        hidden_weights: Vec<[i16; HIDDEN]>,
+        hidden_biases: [i16; HIDDEN],
+        output_weights: [[i16; HIDDEN]; 2],
+        output_bias: i32,
+    ) -> Result<Network, NetworkError> {
+        if kinds == 0 || cells == 0 || hidden_weights.len() != 2 * kinds * cells {
+            return Err(NetworkError(format!(
+                "{} inputs where {kinds} kinds on {cells} cells need {}",
+                hidden_weights.len(),
+                2 * kinds * cells
+            )));
+        }
+        Ok(Network {
+            kinds,
+            cells,
+            on_top,
+            hidden_weights,
+            hidden_biases,
+            output_weights,
+            output_bias,
+        })
+    }
+
+    /// Reads a network file.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetworkError> {
+        let mut at = 0usize;
+        let mut take = |n: usize| -> Result<&[u8], NetworkError> {
+            let part = bytes.get(at..at + n).ok_or_else(|| {
+                NetworkError(format!(
+                    "the file ends at byte {} where {} more were expected",
+                    bytes.len(),
+                    at + n - bytes.len()
+                ))
+            })?;
+            at += n;
+            Ok(part)
+        };
+        if take(MAGIC.len()).ok() != Some(&MAGIC[..]) {
+            return Err(NetworkError(
+                "not a Protean network file (it does not start with PRTNNUE1)".into(),
+            ));
+        }
+        let mut word = || -> Result<usize, NetworkError> {
+            Ok(u32::from_le_bytes(take(4)?.try_into().expect("four bytes")) as usize)
+        };
+        let (kinds, cells, hidden, on_top) = (word()?, word()?, word()?, word()?);
+        if hidden != HIDDEN {
+            return Err(NetworkError(format!(
+                "a hidden layer of {hidden} units where this build has {HIDDEN}"
+            )));
+        }
+        if on_top > 1 {
+            return Err(NetworkError(format!(
+                "{on_top} where 0 (alone) or 1 (on top of the hand-made evaluation) was expected"
+            )));
+        }
+        if kinds == 0 || cells == 0 || kinds > 64 || cells > protean_rules::geometry::MAX_CELLS {
+            return Err(NetworkError(format!(
+                "{kinds} kinds on {cells} cells is no board"
+            )));
+        }
+        let mut units = || -> Result<[i16; HIDDEN], NetworkError> {
+            let raw = take(2 * HIDDEN)?;
+            Ok(std::array::from_fn(|i| {
+                i16::from_le_bytes([raw[2 * i], raw[2 * i + 1]])
+            }))
+        };
+        let hidden_weights = (0..2 * kinds * cells)
+            .map(|_| units())
+            .collect::<Result<Vec<_>, _>>()?;
+        let hidden_biases = units()?;
+        let output_weights = [units()?, units()?];
+        let output_bias = i32::from_le_bytes(take(4)?.try_into().expect("four bytes"));
+        if at != bytes.len() {
+            return Err(NetworkError(format!(
+                "{} bytes after the network's end",
+                bytes.len() - at
+            )));
+        }
+        Network::new(
+            kinds,
+            cells,
+            on_top == 1,
+            hidden_weights,
+            hidden_biases,
+            output_weights,
+            output_bias,
+        )
+    }
+
+    /// The network as a file.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = MAGIC.to_vec();
+        for n in [self.kinds, self.cells, HIDDEN, self.on_top as usize] {
+            out.extend((n as u32).to_le_bytes());
+        }
+        let units = self
+            .hidden_weights
+            .iter()
+            .chain([&self.hidden_biases])
+            .chain(&self.output_weights);
+        for unit in units.flatten() {
+            out.extend(unit.to_le_bytes());
+        }
+        out.extend(self.output_bias.to_le_bytes());
+        out
+    }
+
+    /// Whether the network's inputs are `rules`' kinds on its cells.
+    pub fn fits<B: Bitboard>(&self, rules: &Rules<B>) -> bool {
+        self.kinds == rules.piece_types && self.cells == rules.geometry.cells()
+    }
+
+    /// The evaluation of `pos` (whose rules the network fits) in
+    /// centipawns for the side to move; of a network on top, what is to be
+    /// added to the hand-made evaluation.
+    pub fn evaluate<B: Bitboard>(&self, pos: &Position<B>) -> i32 {
+        let g = pos.rules().geometry;
+        let mut sums = [self.hidden_biases; 2];
+        for color in Color::ALL {
+            for kind in 0..self.kinds {
+                for cell in pos.pieces_of(color, kind).cells() {
+                    for perspective in Color::ALL {
+                        let column = &self.hidden_weights[input(
+                            self.kinds,
+                            self.cells,
+                            |c| g.mirror_rank(c),
+                            perspective,
+                            color,
+                            kind,
+                            cell,
+                        )];
+                        for (sum, w) in sums[perspective as usize].iter_mut().zip(column) {
+                            *sum += w;
+                        }
+                    }
+                }
+            }
+        }
+        let us = pos.side_to_move();
+        let mut output = 0i32;
+        for (sum, weights) in [&sums[us as usize], &sums[!us as usize]]
+            .into_iter()
+            .zip(&self.output_weights)
+        {
+            output += sum
+                .iter()
+                .zip(weights)
+                .map(|(&s, &w)| (s as i32).clamp(0, QA) * w as i32)
+                .sum::<i32>();
+        }
+        (output + self.output_bias) * SCALE / (QA * QB)
+    }
+}
+
+/// The networks built into the binary, by variant (`networks/<variant>.nnue`).
+const BUILT_IN: &[(&str, &[u8])] = include!(concat!(env!("OUT_DIR"), "/network_files.rs"));
+
+/// The built-in network of `rules`' variant, if it has one that fits its
+/// board and pieces. Read once per process.
+pub fn built_in<B: Bitboard>(rules: &Rules<B>) -> Option<&'static Network> {
+    static READ: std::sync::LazyLock<Vec<(&'static str, Network)>> =
+        std::sync::LazyLock::new(|| {
+            BUILT_IN
+                .iter()
+                .map(|&(name, bytes)| {
+                    (
+                        name,
+                        Network::from_bytes(bytes)
+                            .unwrap_or_else(|e| panic!("built-in network {name}: {e} (tested)")),
+                    )
+                })
+                .collect()
+        });
+    READ.iter()
+        .find(|(name, _)| *name == rules.variant.name)
+        .map(|(_, net)| net)
+        .filter(|net| net.fits(rules))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use protean_rules::AnyRules;
+
+    /// A network of small pseudo-random weights for `kinds` on `cells`.
+    fn random_network(kinds: usize, cells: usize, seed: u64) -> Network {
+        let mut state = seed;
+        let mut next = move |range: i32| {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            ((state >> 33) as i32).rem_euclid(2 * range + 1) - range
+        };
+        let mut units = |range| std::array::from_fn(|_| next(range) as i16);
+        let hidden_weights = (0..2 * kinds * cells).map(|_| units(60)).collect();
+        let hidden_biases = units(100);
+        Network::new(
+            kinds,
+            cells,
+            false,
+            hidden_weights,
+            hidden_biases,
+            [units(120), units(120)],
+            1234,
+        )
+        .unwrap()
+    }
+
+    /// The same evaluation worked out another way: floats, the inputs
+    /// listed from the board's cells one by one.
+    fn by_floats<B: Bitboard>(net: &Network, pos: &Position<B>) -> f64 {
+        let g = pos.rules().geometry;
+        let hidden = |perspective: Color| -> Vec<f64> {
+            let mut h: Vec<f64> = net
+                .hidden_biases
+                .iter()
+                .map(|&b| b as f64 / QA as f64)
+                .collect();
+            for cell in 0..g.cells() {
+                if let Some(piece) = pos.piece_at(cell) {
+                    let own = piece.color() == perspective;
+                    let seen = if perspective == Color::White {
+                        cell
+                    } else {
+                        g.mirror_rank(cell)
+                    };
+                    let index = ((!own as usize) * net.kinds + piece.kind()) * net.cells + seen;
+                    for (u, w) in h.iter_mut().zip(&net.hidden_weights[index]) {
+                        *u += *w as f64 / QA as f64;
+                    }
+                }
+            }
+            h.into_iter().map(|u| u.clamp(0.0, 1.0)).collect()
+        };
+        let us = pos.side_to_move();
+        let out: f64 = [hidden(us), hidden(!us)]
+            .iter()
+            .zip(&net.output_weights)
+            .map(|(h, w)| {
+                h.iter()
+                    .zip(w)
+                    .map(|(u, &w)| u * w as f64 / QB as f64)
+                    .sum::<f64>()
+            })
+            .sum();
+        (out + net.output_bias as f64 / (QA * QB) as f64) * SCALE as f64
+    }
+
+    #[test]
+    fn the_evaluation_is_the_float_network_up_to_rounding() {
+        for (variant, fens) in [
+            (
+                "standard",
+                vec![
+                    "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
+                    "r3k2r/pp1n1ppp/2p1b3/q7/3P4/2N2N2/PP3PPP/R2QK2R w KQkq - 2 12",
+                    "8/5k2/8/3K4/8/8/1P6/8 w - - 0 60",
+                ],
+            ),
+            ("perfect", vec![]),
+            ("onedim", vec![]),
+        ] {
+            let rules = AnyRules::by_name(variant).unwrap();
+            let mut positions: Vec<_> = fens.iter().map(|f| rules.from_fen(f).unwrap()).collect();
+            positions.push(rules.start());
+            for pos in positions {
+                protean_rules::with_position!(&pos, p => {
+                    let net = random_network(p.rules().piece_types, p.rules().geometry.cells(), 7);
+                    assert!(net.fits(p.rules()));
+                    let (exact, float) = (net.evaluate(p), by_floats(&net, p));
+                    // Truncated once at the end: within a centipawn.
+                    assert!((exact as f64 - float).abs() <= 1.0, "{variant} {}: {exact} against {float}", p.fen());
+                });
+            }
+        }
+    }
+
+    #[test]
+    fn a_position_and_its_colour_swapped_mirror_evaluate_alike() {
+        let rules = AnyRules::by_name("standard").unwrap();
+        let net = random_network(6, 64, 11);
+        let a = rules
+            .from_fen("r3k2r/pp1n1ppp/2p1b3/q7/3P4/2N2N2/PP3PPP/R2QK2R w KQkq - 2 12")
+            .unwrap();
+        let b = rules
+            .from_fen("r2qk2r/pp3ppp/2n2n2/3p4/Q7/2P1B3/PP1N1PPP/R3K2R b KQkq - 2 12")
+            .unwrap();
+        let eval = |pos: &protean_rules::AnyPosition| protean_rules::with_position!(pos, p => net.evaluate(p));
+        assert_eq!(eval(&a), eval(&b));
+        assert_ne!(eval(&a), eval(&rules.start()));
+    }
+
+    #[test]
+    fn a_file_reads_back_the_same_and_a_bad_one_is_named() {
+        let net = random_network(6, 64, 3);
+        let bytes = net.to_bytes();
+        assert_eq!(Network::from_bytes(&bytes).unwrap(), net);
+        let short = Network::from_bytes(&bytes[..bytes.len() - 1]).unwrap_err();
+        assert!(short.0.contains("ends"), "{short}");
+        let mut long = bytes.clone();
+        long.push(0);
+        assert!(Network::from_bytes(&long)
+            .unwrap_err()
+            .0
+            .contains("1 bytes after"));
+        assert!(Network::from_bytes(b"PRTNNUE0")
+            .unwrap_err()
+            .0
+            .contains("PRTNNUE1"));
+        let mut wide = bytes.clone();
+        wide[16..20].copy_from_slice(&256u32.to_le_bytes());
+        assert!(Network::from_bytes(&wide)
+            .unwrap_err()
+            .0
+            .contains("256 units"));
+        let mut on_top = bytes.clone();
+        on_top[20] = 1;
+        assert!(Network::from_bytes(&on_top).unwrap().on_top);
+        on_top[20] = 2;
+        assert!(Network::from_bytes(&on_top)
+            .unwrap_err()
+            .0
+            .contains("2 where 0"));
+        // A network of 6 kinds on 64 cells fits standard chess, not Perfect Chess.
+        let rules = AnyRules::by_name("perfect").unwrap();
+        protean_rules::with_position!(&rules.start(), p => assert!(!net.fits(p.rules())));
+    }
+
+    #[test]
+    fn every_built_in_network_reads_and_fits_its_variant() {
+        for (name, bytes) in BUILT_IN {
+            let net = Network::from_bytes(bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
+            let rules = AnyRules::by_name(name).unwrap();
+            protean_rules::with_position!(&rules.start(), p => {
+                assert!(net.fits(p.rules()), "{name}");
+                assert!(built_in(p.rules()).is_some());
+            });
+        }
+    }
+}

@@ -1,0 +1,212 @@
+//! `protean train-network`: trains a variant's evaluation network (see
+//! `protean_search::nnue`) on `protean datagen` files and writes it, the
+//! file `crates/search/networks/<variant>.nnue` that the search builds in.
+//!
+//! Each position's target, for the side to move, is the game's result
+//! blended with the search's score of the position (`FEN [result]
+//! score`): `(1 - w) * result + w * sigmoid(score / 400)`, `w` being
+//! `--score-weight` (a line without a score counts its result alone). A
+//! position under a rule change (Flexichess) is left out: the network is
+//! of the variant's own pieces. With `--on-top` the network learns what
+//! the hand-made evaluation misses: its output is added to that
+//! evaluation, in training as in the search. A twentieth of the positions is held out,
+//! and the loss on it is reported after each epoch next to the training
+//! loss: whole runs of lines (`HELD_OUT_RUN`), since a game's positions
+//! are written together and resemble each other, and one held out line by
+//! line would be all but seen.
+
+use crate::tune_command::parse_line;
+use clap::Args;
+use protean_rules::{fen, AnyRules, Bitboard, Color, Rules};
+use protean_search::evaluate::{evaluate, EvalTables};
+use protean_search::nnue::SCALE;
+use protean_search::nnue_train::{self, TrainOptions, TrainingSet};
+use std::io::{BufRead, BufReader};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Instant;
+
+/// Lines held out together (see the module comment): a run of at most
+/// this many in every twenty, about fifty games' worth, and fewer where
+/// the data are few, so that there are at least twenty runs.
+const HELD_OUT_RUN: usize = 4096;
+
+#[derive(Args)]
+pub struct TrainNetworkArgs {
+    /// The variant the data are from: standard, perfect, onedim, beyond, flexichess (or an alias).
+    #[arg(long, default_value = "standard")]
+    variant: String,
+    /// Data files (`protean datagen` output): `FEN [1.0|0.5|0.0] score` a line.
+    #[arg(long, required = true, num_args = 1..)]
+    data: Vec<PathBuf>,
+    /// The network file to write.
+    #[arg(long)]
+    out: PathBuf,
+    /// Passes over the data.
+    #[arg(long, default_value_t = 30)]
+    epochs: usize,
+    /// Positions per step of Adam.
+    #[arg(long, default_value_t = 16_384)]
+    batch: usize,
+    /// Adam's first step size (it falls to a twentieth by the end).
+    #[arg(long, default_value_t = 0.001, allow_negative_numbers = true)]
+    learning_rate: f32,
+    /// How much of each target is the search's score (0: the result alone).
+    #[arg(long, default_value_t = 0.75, allow_negative_numbers = true)]
+    score_weight: f32,
+    /// Threads that share each batch.
+    #[arg(long, default_value_t = 2)]
+    threads: usize,
+    /// Train on each position with its files mirrored too (where the rules
+    /// do not tell left from right).
+    #[arg(long)]
+    mirror: bool,
+    /// Train the network on top of the hand-made evaluation: to learn what
+    /// it misses, its output added to it.
+    #[arg(long)]
+    on_top: bool,
+    /// Seed of the first weights and of the order of the positions.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+}
+
+pub fn run(args: &TrainNetworkArgs) -> Result<(), String> {
+    let rules = AnyRules::by_name(&args.variant).map_err(|e| e.to_string())?;
+    if !(0.0..=1.0).contains(&args.score_weight) {
+        return Err(format!(
+            "--score-weight {} is not between 0 and 1",
+            args.score_weight
+        ));
+    }
+    if args.epochs == 0 || args.batch == 0 || args.threads == 0 {
+        return Err("--epochs, --batch and --threads must be at least 1".into());
+    }
+    if !(args.learning_rate > 0.0 && args.learning_rate.is_finite()) {
+        return Err(format!(
+            "--learning-rate {} is not a positive number",
+            args.learning_rate
+        ));
+    }
+    match &rules {
+        AnyRules::Small(r) => train(r, args),
+        AnyRules::Medium(r) => train(r, args),
+        AnyRules::Large(r) => train(r, args),
+    }
+}
+
+fn train<B: Bitboard>(rules: &Arc<Rules<B>>, args: &TrainNetworkArgs) -> Result<(), String> {
+    let started = Instant::now();
+    let (kinds, cells) = (rules.piece_types, rules.geometry.cells());
+    let (mut training, mut validation) = (
+        TrainingSet::new(kinds, cells),
+        TrainingSet::new(kinds, cells),
+    );
+    let mut under_rule_changes = 0;
+    let mut read = 0usize;
+    // What the hand-made evaluation's loss is on the held-out positions:
+    // the network's is worth something when it is below it.
+    let tables = EvalTables::new(rules);
+    let mut lines = 0usize;
+    for path in &args.data {
+        let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        lines += BufReader::new(file).lines().count();
+    }
+    let run = (lines / 400).clamp(1, HELD_OUT_RUN);
+    let (mut hand_made_loss, mut held_out) = (0f64, 0usize);
+    for path in &args.data {
+        let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        for (i, line) in BufReader::new(file).lines().enumerate() {
+            let line = line.map_err(|e| format!("{}: {e}", path.display()))?;
+            if line.trim().is_empty() {
+                continue;
+            }
+            let at = |reason: String| format!("{} line {}: {reason}", path.display(), i + 1);
+            let (fen_text, white_result, white_score) = parse_line(&line).map_err(at)?;
+            let pos = fen::parse(rules, fen_text).map_err(|e| at(e.to_string()))?;
+            if pos.rules().key != rules.key {
+                under_rule_changes += 1;
+                continue;
+            }
+            let white = pos.side_to_move() == Color::White;
+            let result = if white {
+                white_result
+            } else {
+                1.0 - white_result
+            };
+            let target = match white_score {
+                Some(cp) => {
+                    let cp = if white { cp } else { -cp };
+                    (1.0 - args.score_weight) * result
+                        + args.score_weight / (1.0 + (-cp / SCALE as f32).exp())
+                }
+                None => result,
+            };
+            let hold_out = (read / run) % 20 == 19;
+            read += 1;
+            let hand_made = evaluate(&pos, &tables) as f32;
+            if hold_out {
+                let predicted = 1.0 / (1.0 + (-hand_made as f64 / SCALE as f64).exp());
+                hand_made_loss += (predicted - target as f64).powi(2);
+                held_out += 1;
+            }
+            let offset = if args.on_top { hand_made } else { 0.0 };
+            let set = if hold_out {
+                &mut validation
+            } else {
+                &mut training
+            };
+            set.push(&pos, target, offset, false);
+            if args.mirror {
+                set.push(&pos, target, offset, true);
+            }
+            if read.is_multiple_of(500_000) {
+                eprintln!(
+                    "read {read} positions, {:.0} s",
+                    started.elapsed().as_secs_f64()
+                );
+            }
+        }
+    }
+    if read < 100 {
+        return Err(format!(
+            "{read} positions to train on; at least 100 are needed"
+        ));
+    }
+    eprintln!(
+        "{} positions to train on, {} held out ({under_rule_changes} under rule changes left out), read in {:.1} s",
+        training.len(),
+        validation.len(),
+        started.elapsed().as_secs_f64()
+    );
+    eprintln!(
+        "the hand-made evaluation's loss on the positions held out: {:.6}",
+        hand_made_loss / held_out as f64
+    );
+    let options = TrainOptions {
+        epochs: args.epochs,
+        batch: args.batch,
+        learning_rate: args.learning_rate,
+        threads: args.threads,
+        seed: args.seed,
+        on_top: args.on_top,
+    };
+    let net = nnue_train::train(&training, &validation, &options, |r| {
+        eprintln!(
+            "epoch {}/{}: loss {:.6}, held out {:.6}, {:.0} s",
+            r.epoch,
+            args.epochs,
+            r.training_loss,
+            r.validation_loss,
+            started.elapsed().as_secs_f64()
+        );
+    });
+    let network = net.quantized().map_err(|e| e.to_string())?;
+    std::fs::write(&args.out, network.to_bytes())
+        .map_err(|e| format!("{}: {e}", args.out.display()))?;
+    eprintln!(
+        "wrote {}: the network after the epoch whose held-out loss was lowest ({:.6})",
+        args.out.display(),
+        net.loss(&validation)
+    );
+    Ok(())
+}
