@@ -15,9 +15,9 @@
 //! are written together and resemble each other, and one held out line by
 //! line would be all but seen.
 
-use crate::tune_command::parse_line;
+use crate::tune_command::read_data;
 use clap::Args;
-use protean_rules::{fen, AnyRules, Bitboard, Color, Rules};
+use protean_rules::{AnyRules, Bitboard, Color, Rules};
 use protean_search::evaluate::{evaluate, EvalTables};
 use protean_search::nnue::SCALE;
 use protean_search::nnue_train::{self, TrainOptions, TrainingSet};
@@ -113,60 +113,39 @@ fn train<B: Bitboard>(rules: &Arc<Rules<B>>, args: &TrainNetworkArgs) -> Result<
     }
     let run = (lines / 400).clamp(1, HELD_OUT_RUN);
     let (mut hand_made_loss, mut held_out) = (0f64, 0usize);
-    for path in &args.data {
-        let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        for (i, line) in BufReader::new(file).lines().enumerate() {
-            let line = line.map_err(|e| format!("{}: {e}", path.display()))?;
-            if line.trim().is_empty() {
-                continue;
-            }
-            let at = |reason: String| format!("{} line {}: {reason}", path.display(), i + 1);
-            let (fen_text, white_result, white_score) = parse_line(&line).map_err(at)?;
-            let pos = fen::parse(rules, fen_text).map_err(|e| at(e.to_string()))?;
-            if pos.rules().key != rules.key {
-                under_rule_changes += 1;
-                continue;
-            }
-            let white = pos.side_to_move() == Color::White;
-            let result = if white {
-                white_result
-            } else {
-                1.0 - white_result
-            };
-            let target = match white_score {
-                Some(cp) => {
-                    let cp = if white { cp } else { -cp };
-                    (1.0 - args.score_weight) * result
-                        + args.score_weight / (1.0 + (-cp / SCALE as f32).exp())
-                }
-                None => result,
-            };
-            let hold_out = (read / run) % 20 == 19;
-            read += 1;
-            let hand_made = evaluate(&pos, &tables) as f32;
-            if hold_out {
-                let predicted = 1.0 / (1.0 + (-hand_made as f64 / SCALE as f64).exp());
-                hand_made_loss += (predicted - target as f64).powi(2);
-                held_out += 1;
-            }
-            let offset = if args.on_top { hand_made } else { 0.0 };
-            let set = if hold_out {
-                &mut validation
-            } else {
-                &mut training
-            };
-            set.push(&pos, target, offset, false);
-            if args.mirror {
-                set.push(&pos, target, offset, true);
-            }
-            if read.is_multiple_of(500_000) {
-                eprintln!(
-                    "read {read} positions, {:.0} s",
-                    started.elapsed().as_secs_f64()
-                );
-            }
+    read_data(rules, &args.data, |pos, white_result, white_score| {
+        if pos.rules().key != rules.key {
+            under_rule_changes += 1;
+            return Ok(());
         }
-    }
+        let white = pos.side_to_move() == Color::White;
+        let result = if white { white_result } else { 1.0 - white_result };
+        let target = match white_score {
+            Some(cp) => {
+                let cp = if white { cp } else { -cp };
+                (1.0 - args.score_weight) * result + args.score_weight / (1.0 + (-cp / SCALE as f32).exp())
+            }
+            None => result,
+        };
+        let hold_out = (read / run) % 20 == 19;
+        read += 1;
+        let hand_made = evaluate(&pos, &tables) as f32;
+        if hold_out {
+            let predicted = 1.0 / (1.0 + (-hand_made as f64 / SCALE as f64).exp());
+            hand_made_loss += (predicted - target as f64).powi(2);
+            held_out += 1;
+        }
+        let offset = if args.on_top { hand_made } else { 0.0 };
+        let set = if hold_out { &mut validation } else { &mut training };
+        set.push(&pos, target, offset, false);
+        if args.mirror {
+            set.push(&pos, target, offset, true);
+        }
+        if read.is_multiple_of(500_000) {
+            eprintln!("read {read} positions, {:.0} s", started.elapsed().as_secs_f64());
+        }
+        Ok(())
+    })?;
     if read < 100 {
         return Err(format!(
             "{read} positions to train on; at least 100 are needed"

@@ -16,7 +16,7 @@
 
 use clap::Args;
 use protean_rules::variant::Variant;
-use protean_rules::{fen, AnyRules, Bitboard, Rules};
+use protean_rules::{fen, AnyRules, Bitboard, Position, Rules};
 use protean_search::evaluate::EvalTables;
 use protean_search::texel::{self, DataSet, Freedom};
 use protean_search::weights::{per_kind, scalar, Layout, PerKind, Scalar, Weights, SQUARE};
@@ -115,29 +115,20 @@ fn tune<B: Bitboard>(rules: &Arc<Rules<B>>, args: &TuneArgs, start_text: &str) -
     let started = Instant::now();
     let mut data = DataSet::default();
     let mut under_rule_changes = 0;
-    for path in &args.data {
-        let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        for (i, line) in BufReader::new(file).lines().enumerate() {
-            let line = line.map_err(|e| format!("{}: {e}", path.display()))?;
-            if line.trim().is_empty() {
-                continue;
-            }
-            let at = |reason: String| format!("{} line {}: {reason}", path.display(), i + 1);
-            let (fen_text, result, score) = parse_line(&line).map_err(at)?;
-            let pos = fen::parse(rules, fen_text).map_err(|e| at(e.to_string()))?;
-            if pos.rules().key != 0 {
-                under_rule_changes += 1;
-            }
-            let t = match tables.entry(pos.rules().key) {
-                Entry::Occupied(e) => e.into_mut(),
-                Entry::Vacant(e) => e.insert(start_tables(pos.rules())?),
-            };
-            data.push(&pos, t, result, score);
-            if data.len() % 200_000 == 0 {
-                eprintln!("read {} positions, {:.0} s", data.len(), started.elapsed().as_secs_f64());
-            }
+    read_data(rules, &args.data, |pos, result, score| {
+        if pos.rules().key != 0 {
+            under_rule_changes += 1;
         }
-    }
+        let t = match tables.entry(pos.rules().key) {
+            Entry::Occupied(e) => e.into_mut(),
+            Entry::Vacant(e) => e.insert(start_tables(pos.rules())?),
+        };
+        data.push(&pos, t, result, score);
+        if data.len() % 200_000 == 0 {
+            eprintln!("read {} positions, {:.0} s", data.len(), started.elapsed().as_secs_f64());
+        }
+        Ok(())
+    })?;
     if data.len() < 100 {
         return Err(format!("{} positions to fit on; at least 100 are needed", data.len()));
     }
@@ -171,6 +162,27 @@ fn tune<B: Bitboard>(rules: &Arc<Rules<B>>, args: &TuneArgs, start_text: &str) -
     let text = header + &Weights { terms: fit.weights }.to_text(&rules.variant);
     std::fs::write(&args.out, text).map_err(|e| format!("{}: {e}", args.out.display()))?;
     eprintln!("{summary}; wrote {}", args.out.display());
+    Ok(())
+}
+
+/// Each line of the data files `paths` but blank ones, in order: its
+/// position under `rules`, White's result and perhaps a score (see
+/// [`parse_line`]). An error, the data's or `each`'s, is given with its
+/// file and line.
+pub(crate) fn read_data<B: Bitboard>(rules: &Arc<Rules<B>>, paths: &[PathBuf], mut each: impl FnMut(Position<B>, f32, Option<f32>) -> Result<(), String>) -> Result<(), String> {
+    for path in paths {
+        let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        for (i, line) in BufReader::new(file).lines().enumerate() {
+            let line = line.map_err(|e| format!("{}: {e}", path.display()))?;
+            if line.trim().is_empty() {
+                continue;
+            }
+            let at = |reason: String| format!("{} line {}: {reason}", path.display(), i + 1);
+            let (fen_text, result, score) = parse_line(&line).map_err(at)?;
+            let pos = fen::parse(rules, fen_text).map_err(|e| at(e.to_string()))?;
+            each(pos, result, score).map_err(at)?;
+        }
+    }
     Ok(())
 }
 
