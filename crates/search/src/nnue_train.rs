@@ -457,6 +457,13 @@ mod tests {
         (set, material)
     }
 
+    /// On positions it never saw: within a pawn and a half of the
+    /// material, at least four times in five.
+    fn assert_near_material(net: &FloatNetwork, validation: &TrainingSet, material: &[i32]) {
+        let near = (0..validation.len()).filter(|&i| (net.centipawns(validation, i) - material[i] as f32).abs() < 150.0).count();
+        assert!(near * 10 >= validation.len() * 8, "{near} of {}", validation.len());
+    }
+
     #[test]
     fn a_network_learns_material_and_keeps_it_when_rounded() {
         let rules = AnyRules::by_name("standard").unwrap();
@@ -482,16 +489,7 @@ mod tests {
             trained < untrained / 5.0,
             "validation loss {untrained} -> {trained}"
         );
-        // On positions it never saw: within a pawn and a half of the
-        // material, most of the time.
-        let near = (0..validation.len())
-            .filter(|&i| (net.centipawns(&validation, i) - material[i] as f32).abs() < 150.0)
-            .count();
-        assert!(
-            near * 10 >= validation.len() * 8,
-            "{near} of {}",
-            validation.len()
-        );
+        assert_near_material(&net, &validation, &material);
         // Rounded to integers, the same evaluations within a few centipawns.
         let exact = net.quantized().unwrap();
         let rules = AnyRules::by_name("standard").unwrap();
@@ -523,14 +521,7 @@ mod tests {
             on_top: true,
         };
         let net = train(&set, &validation, &options, |_| ());
-        let near = (0..validation.len())
-            .filter(|&i| (net.centipawns(&validation, i) - material[i] as f32).abs() < 150.0)
-            .count();
-        assert!(
-            near * 10 >= validation.len() * 8,
-            "{near} of {}",
-            validation.len()
-        );
+        assert_near_material(&net, &validation, &material);
         let exact = net.quantized().unwrap();
         assert!(exact.on_top);
         // White a rook up: the network alone says about half a rook.
