@@ -167,7 +167,7 @@ pub const SPLIT_TURNS_BY_DEFAULT: bool = true;
 
 /// Whether a variant's network evaluates unless asked otherwise (`Use
 /// NNUE`); the README gives the measurement that chose it.
-pub const USE_NETWORK_BY_DEFAULT: bool = false;
+pub const USE_NETWORK_BY_DEFAULT: bool = true;
 
 /// The contempt unless asked otherwise; the README gives the measurement
 /// that chose it.
