@@ -9,6 +9,7 @@ the games). The score gives an Elo difference with a 95% interval
 """
 import argparse
 import math
+import sys
 from concurrent.futures import ProcessPoolExecutor
 
 import games
@@ -34,7 +35,12 @@ def main():
     print("| --- | --- | --- | --- | --- |")
     for level in args.elo:
         with ProcessPoolExecutor(args.concurrency) as pool:
-            results = list(pool.map(one_game, [(level, g) for g in range(args.games)]))
+            results = []
+            # A running tally on stderr: 100 games at a level take an hour or more.
+            for r in pool.map(one_game, [(level, g) for g in range(args.games)]):
+                results.append(r)
+                print(f"UCI_Elo {level}: game {len(results)} of {args.games}, W-D-L "
+                      f"{results.count(1.0)}-{results.count(0.5)}-{results.count(0.0)}", file=sys.stderr, flush=True)
         n = len(results)
         w, d = results.count(1.0), results.count(0.5)
         mean = sum(results) / n
