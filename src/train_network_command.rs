@@ -19,8 +19,7 @@ use crate::tune_command::read_data;
 use clap::Args;
 use protean_rules::{AnyRules, Bitboard, Color, Rules};
 use protean_search::evaluate::{evaluate, EvalTables};
-use protean_search::nnue::SCALE;
-use protean_search::nnue_train::{self, TrainOptions, TrainingSet};
+use protean_search::nnue_train::{self, expected_result, TrainOptions, TrainingSet};
 use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -123,7 +122,7 @@ fn train<B: Bitboard>(rules: &Arc<Rules<B>>, args: &TrainNetworkArgs) -> Result<
         let target = match white_score {
             Some(cp) => {
                 let cp = if white { cp } else { -cp };
-                (1.0 - args.score_weight) * result + args.score_weight / (1.0 + (-cp / SCALE as f32).exp())
+                (1.0 - args.score_weight) * result + args.score_weight * expected_result(cp)
             }
             None => result,
         };
@@ -131,8 +130,7 @@ fn train<B: Bitboard>(rules: &Arc<Rules<B>>, args: &TrainNetworkArgs) -> Result<
         read += 1;
         let hand_made = evaluate(&pos, &tables) as f32;
         if hold_out {
-            let predicted = 1.0 / (1.0 + (-hand_made as f64 / SCALE as f64).exp());
-            hand_made_loss += (predicted - target as f64).powi(2);
+            hand_made_loss += (expected_result(hand_made) - target).powi(2) as f64;
             held_out += 1;
         }
         let offset = if args.on_top { hand_made } else { 0.0 };

@@ -188,7 +188,7 @@ pub(crate) fn read_data<B: Bitboard>(rules: &Arc<Rules<B>>, paths: &[PathBuf], m
 
 /// A data line: a FEN, White's result in brackets, and perhaps a
 /// reference engine's score for White in centipawns.
-pub(crate) fn parse_line(line: &str) -> Result<(&str, f32, Option<f32>), String> {
+fn parse_line(line: &str) -> Result<(&str, f32, Option<f32>), String> {
     let line = line.trim();
     let open = line.rfind('[').ok_or("no [result] after the FEN")?;
     let (result_text, after) = line[open + 1..].split_once(']').ok_or("no ] after the result")?;

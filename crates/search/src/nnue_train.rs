@@ -135,6 +135,13 @@ fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())
 }
 
+/// What a score of `cp` centipawns for the side to move predicts of its
+/// result, as the network's output is read in training: a target made
+/// from a score, or a prediction to weigh against a target.
+pub fn expected_result(cp: f32) -> f32 {
+    sigmoid(cp / SCALE as f32)
+}
+
 impl FloatNetwork {
     /// Small random weights: a hidden sum of about 30 inputs starts near
     /// 0.5, inside the units' clipping.
