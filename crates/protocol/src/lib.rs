@@ -9,6 +9,11 @@ pub mod xboard;
 
 pub use output::Output;
 
+use protean_rules::{with_position, AnyRules};
+use protean_search::nnue::Network;
+use std::path::Path;
+use std::sync::Arc;
+
 
 /// The largest table either protocol allocates (MiB).
 const MAX_HASH_MIB: usize = 65_536;
@@ -27,6 +32,30 @@ fn perft_depth(text: Option<&str>) -> Result<u32, String> {
         _ => Err(format!("perft takes a depth from 0 to {MAX_PERFT_DEPTH}")),
     }
 }
+
+/// What `EvalFile` names in `value`: a network file, or `<built-in>` (or
+/// nothing) for the networks built into the binary. With the network, a
+/// line for the user: its shape, and whether it fits `rules`' variant
+/// (a variant it does not fit keeps its built-in network).
+fn read_eval_file(value: &str, rules: &AnyRules) -> Result<(Option<Arc<Network>>, String), String> {
+    if value.is_empty() || value == BUILT_IN_NETWORKS {
+        return Ok((None, "EvalFile: the built-in networks".into()));
+    }
+    let net = Network::from_file(Path::new(value)).map_err(|e| format!("EvalFile {e}; the network stays as it was"))?;
+    let (kinds, cells) = net.shape();
+    let kind = if net.on_top { ", on top of the hand-made evaluation" } else { "" };
+    let (fits, their_kinds, their_cells) = with_position!(&rules.start(), p => (net.fits(p.rules()), p.rules().piece_types, p.rules().geometry.cells()));
+    let variant = rules.variant().name.clone();
+    let fit = if fits {
+        format!("it evaluates {variant}")
+    } else {
+        format!("it does not fit {variant} ({their_kinds} kinds on {their_cells} cells), which keeps its built-in network")
+    };
+    Ok((Some(Arc::new(net)), format!("EvalFile {value}: {kinds} kinds on {cells} cells{kind}; {fit}")))
+}
+
+/// `EvalFile`'s value for the networks built into the binary.
+const BUILT_IN_NETWORKS: &str = "<built-in>";
 
 pub use uci::{Flow, Uci};
 pub use xboard::XBoard;

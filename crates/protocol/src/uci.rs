@@ -11,7 +11,7 @@
 
 use crate::bench::{bench, BenchSettings};
 use crate::output::Output;
-use crate::{MAX_CONTEMPT, MAX_HASH_MIB, MAX_THREADS};
+use crate::{read_eval_file, BUILT_IN_NETWORKS, MAX_CONTEMPT, MAX_HASH_MIB, MAX_THREADS};
 use crate::perft::Perft;
 use protean_rules::{fen, variants, AnyPosition, AnyRules, Color};
 use protean_search::engine::DEFAULT_HASH_MIB;
@@ -126,6 +126,7 @@ impl Uci {
         self.out.line(&format!("option name Split Turns type check default {}", protean_search::SPLIT_TURNS_BY_DEFAULT));
         self.out.line(&format!("option name Contempt type spin default {} min -{MAX_CONTEMPT} max {MAX_CONTEMPT}", protean_search::CONTEMPT_BY_DEFAULT));
         self.out.line(&format!("option name Use NNUE type check default {}", protean_search::USE_NETWORK_BY_DEFAULT));
+        self.out.line(&format!("option name EvalFile type string default {BUILT_IN_NETWORKS}"));
         let vars: String = variants::listed(|n| n.uci).iter().map(|n| format!(" var {n}")).collect();
         self.out.line(&format!("option name UCI_Variant type combo default chess{vars}"));
         self.out.line("option name UCI_Chess960 type check default false");
@@ -168,6 +169,10 @@ impl Uci {
             "split turns" => check(value).map(|on| options.split_turns = on),
             "contempt" => spin(name, value, -MAX_CONTEMPT, MAX_CONTEMPT).map(|n| options.contempt = n),
             "use nnue" => check(value).map(|on| options.use_network = on),
+            "evalfile" => read_eval_file(value.unwrap_or(""), &self.rules).map(|(net, told)| {
+                options.eval_file = net;
+                self.info_string(&told);
+            }),
             "skill level" => number(0, skill::MAX_LEVEL as usize).map(|n| self.skill_level = n),
             "uci_limitstrength" => check(value).map(|on| self.limit_strength = on),
             "uci_elo" => {

@@ -17,6 +17,7 @@
 
 use crate::output::Output;
 use crate::perft::Perft;
+use crate::{read_eval_file, BUILT_IN_NETWORKS};
 use protean_rules::notation::castling_in_san;
 use protean_rules::variant::Role;
 use protean_rules::{variants, with_position, AnyPosition, AnyRules, Bitboard, Color, MoveError, Position};
@@ -278,10 +279,11 @@ impl XBoard {
     fn features(&self) {
         let vars = variants::listed(|n| n.xboard);
         self.out.line(&format!(
-            "feature myname=\"Protean {}\" ping=1 setboard=1 usermove=1 san=0 sigint=0 sigterm=0 colors=0 analyze=1 memory=1 smp=1 exclude=0 highlight=1 variants=\"{}\" option=\"Move Overhead -spin 10 0 5000\" option=\"Use NNUE -check {}\" done=1",
+            "feature myname=\"Protean {}\" ping=1 setboard=1 usermove=1 san=0 sigint=0 sigterm=0 colors=0 analyze=1 memory=1 smp=1 exclude=0 highlight=1 variants=\"{}\" option=\"Move Overhead -spin 10 0 5000\" option=\"Use NNUE -check {}\" option=\"EvalFile -file {}\" done=1",
             env!("CARGO_PKG_VERSION"),
             vars.join(","),
-            protean_search::USE_NETWORK_BY_DEFAULT as u8
+            protean_search::USE_NETWORK_BY_DEFAULT as u8,
+            BUILT_IN_NETWORKS
         ));
     }
 
@@ -385,6 +387,13 @@ impl XBoard {
                 "1" => self.options.use_network = true,
                 "0" => self.options.use_network = false,
                 _ => self.out.line(&format!("Error (bad value): option {args}")),
+            },
+            Some(("EvalFile", v)) => match read_eval_file(v.trim(), &self.rules) {
+                Ok((net, told)) => {
+                    self.options.eval_file = net;
+                    self.out.line(&format!("# {told}"));
+                }
+                Err(e) => self.out.line(&format!("Error ({e}): option {args}")),
             },
             _ => self.out.line(&format!("Error (unknown option): {args}")),
         }

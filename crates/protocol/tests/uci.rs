@@ -16,7 +16,7 @@ fn handshake_lists_the_options() {
     s.send("uci");
     let text = s.take();
     assert!(text.starts_with("id name Protean"));
-    for option in ["Threads", "Hash", "Clear Hash", "Ponder", "MultiPV", "Move Overhead", "Skill Level", "UCI_LimitStrength", "UCI_Elo", "UCI_Chess960", "UCI_ShowWDL", "Split Turns", "Contempt", "Use NNUE"] {
+    for option in ["Threads", "Hash", "Clear Hash", "Ponder", "MultiPV", "Move Overhead", "Skill Level", "UCI_LimitStrength", "UCI_Elo", "UCI_Chess960", "UCI_ShowWDL", "Split Turns", "Contempt", "Use NNUE", "EvalFile"] {
         assert!(text.contains(&format!("option name {option} type")), "{option} missing:\n{text}");
     }
     assert!(text.contains("option name UCI_Variant type combo default chess var chess var chess960 var perfect var onedim var beyond var flexichess"));
@@ -25,17 +25,22 @@ fn handshake_lists_the_options() {
     assert_eq!(s.take(), "readyok\n");
 }
 
+/// The score of a one-ply search of a middle-game position, as printed.
+fn middle_game_score(s: &mut Session<Uci>) -> String {
+    s.send("position fen r3k2r/pp1n1ppp/2p1b3/q7/3P4/2N2N2/PP3PPP/R2QK2R w KQkq - 2 12");
+    s.send("go depth 1");
+    s.wait_for("bestmove", Duration::from_secs(60));
+    let text = s.take();
+    let line = text.lines().rfind(|l| l.starts_with("info depth 1 ")).unwrap_or_else(|| panic!("no depth 1: {text}"));
+    line.split(" score ").nth(1).and_then(|rest| rest.split(" nodes").next()).unwrap_or_else(|| panic!("no score: {line}")).to_string()
+}
+
 #[test]
 fn use_nnue_switches_between_the_network_and_the_hand_made_evaluation() {
     let mut s = session();
     let mut score = |on: &str| -> String {
         s.send(&format!("setoption name Use NNUE value {on}"));
-        s.send("position fen r3k2r/pp1n1ppp/2p1b3/q7/3P4/2N2N2/PP3PPP/R2QK2R w KQkq - 2 12");
-        s.send("go depth 1");
-        s.wait_for("bestmove", Duration::from_secs(60));
-        let text = s.take();
-        let line = text.lines().rfind(|l| l.starts_with("info depth 1 ")).unwrap_or_else(|| panic!("no depth 1: {text}"));
-        line.split(" score ").nth(1).and_then(|rest| rest.split(" nodes").next()).unwrap_or_else(|| panic!("no score: {line}")).to_string()
+        middle_game_score(&mut s)
     };
     let network = score("true");
     let hand_made = score("false");
@@ -43,6 +48,47 @@ fn use_nnue_switches_between_the_network_and_the_hand_made_evaluation() {
     assert_eq!(score("true"), network, "and switching back gives the network's again");
     s.send("setoption name Use NNUE value maybe");
     assert!(s.take().contains("true or false"));
+}
+
+#[test]
+fn eval_file_loads_a_network_that_fits_and_refuses_one_that_cannot_be_read() {
+    use protean_search::nnue::{Network, HIDDEN};
+    // A network alone whose every position is the same for the side to
+    // move: all weights 0, the output's bias alone.
+    let flat = |kinds: usize, cells: usize| Network::new(kinds, cells, false, vec![[0; HIDDEN]; 2 * kinds * cells], [0; HIDDEN], [[0; HIDDEN]; 2], 5_000).unwrap().to_bytes();
+    let dir = std::env::temp_dir();
+    let path = |name: &str| dir.join(format!("protean-evalfile-{}-{name}", std::process::id()));
+    let (standard, perfect, junk) = (path("standard.nnue"), path("perfect.nnue"), path("junk.nnue"));
+    std::fs::write(&standard, flat(6, 64)).unwrap();
+    std::fs::write(&perfect, flat(6, 81)).unwrap();
+    std::fs::write(&junk, b"not a network").unwrap();
+
+    let mut s = session();
+    let score = middle_game_score;
+    let built_in = score(&mut s);
+    s.send(&format!("setoption name EvalFile value {}", standard.display()));
+    let told = s.take();
+    assert!(told.contains("6 kinds on 64 cells; it evaluates standard"), "{told}");
+    let flat_score = score(&mut s);
+    assert_ne!(flat_score, built_in, "the file's network evaluates");
+    // A file that cannot be read, or is no network, changes nothing.
+    for bad in [junk.clone(), dir.join("protean-no-such-network.nnue")] {
+        s.send(&format!("setoption name EvalFile value {}", bad.display()));
+        let told = s.take();
+        assert!(told.contains(&bad.display().to_string()) && told.contains("the network stays as it was"), "{told}");
+        assert_eq!(score(&mut s), flat_score);
+    }
+    // A network of another board is told apart, and the variant keeps its own.
+    s.send(&format!("setoption name EvalFile value {}", perfect.display()));
+    assert!(s.take().contains("does not fit standard (6 kinds on 64 cells), which keeps its built-in network"));
+    assert_eq!(score(&mut s), built_in);
+    s.send(&format!("setoption name EvalFile value {}", standard.display()));
+    s.send("setoption name EvalFile value <built-in>");
+    assert!(s.take().contains("the built-in networks"));
+    assert_eq!(score(&mut s), built_in);
+    for file in [standard, perfect, junk] {
+        std::fs::remove_file(file).unwrap();
+    }
 }
 
 #[test]

@@ -20,9 +20,21 @@ fn session() -> Session<XBoard> {
 fn handshake_announces_the_features() {
     let s = session();
     let features = s.take();
-    for f in ["ping=1", "setboard=1", "usermove=1", "san=0", "sigint=0", "sigterm=0", "colors=0", "analyze=1", "memory=1", "smp=1", "exclude=0", "highlight=1", "variants=\"normal,fischerandom,perfect,onedim,beyond,flexichess\"", "done=1", "myname=\"Protean"] {
+    for f in ["ping=1", "setboard=1", "usermove=1", "san=0", "sigint=0", "sigterm=0", "colors=0", "analyze=1", "memory=1", "smp=1", "exclude=0", "highlight=1", "variants=\"normal,fischerandom,perfect,onedim,beyond,flexichess\"", "done=1", "myname=\"Protean", "option=\"Use NNUE -check 1\"", "option=\"EvalFile -file <built-in>\""] {
         assert!(features.contains(f), "{f} missing: {features}");
     }
+}
+
+#[test]
+fn eval_file_names_a_file_it_cannot_read() {
+    let mut s = session();
+    s.take();
+    let missing = std::env::temp_dir().join("protean-no-such-network.nnue");
+    s.send(&format!("option EvalFile={}", missing.display()));
+    let told = s.take();
+    assert!(told.starts_with("Error (EvalFile ") && told.contains("the network stays as it was"), "{told}");
+    s.send("option EvalFile=<built-in>");
+    assert_eq!(s.take(), "# EvalFile: the built-in networks\n");
 }
 
 #[test]

@@ -35,7 +35,8 @@ pub use search::{MATE, MATE_BOUND, MAX_PLY};
 pub use time::Limits;
 pub use tt::TranspositionTable;
 
-use protean_rules::{AnyPosition, Move};
+use nnue::Network;
+use protean_rules::{AnyPosition, Bitboard, Move, Rules};
 use skill::Skill;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -153,11 +154,24 @@ pub struct Options {
     pub contempt: i32,
     /// Evaluate by the variant's network where it has one (UCI `Use NNUE`).
     pub use_network: bool,
+    /// A network read from a file (UCI `EvalFile`), which evaluates every
+    /// variant whose kinds and cells it fits in place of the built-in one.
+    pub eval_file: Option<Arc<Network>>,
+}
+
+impl Options {
+    /// The network that evaluates `rules`' positions, if any.
+    pub(crate) fn network<B: Bitboard>(&self, rules: &Rules<B>) -> Option<&Network> {
+        if !self.use_network {
+            return None;
+        }
+        self.eval_file.as_deref().filter(|net| net.fits(rules)).or_else(|| nnue::built_in(rules))
+    }
 }
 
 impl Default for Options {
     fn default() -> Self {
-        Options { threads: 1, multi_pv: 1, move_overhead: Duration::from_millis(10), split_turns: SPLIT_TURNS_BY_DEFAULT, skill: None, contempt: CONTEMPT_BY_DEFAULT, use_network: USE_NETWORK_BY_DEFAULT }
+        Options { threads: 1, multi_pv: 1, move_overhead: Duration::from_millis(10), split_turns: SPLIT_TURNS_BY_DEFAULT, skill: None, contempt: CONTEMPT_BY_DEFAULT, use_network: USE_NETWORK_BY_DEFAULT, eval_file: None }
     }
 }
 

@@ -68,6 +68,10 @@ pub struct Network {
     /// The side to move's units, then the other side's.
     output_weights: [[i16; HIDDEN]; 2],
     output_bias: i32,
+    /// A hash of the weights, told into the evaluation cache's key of a
+    /// position this network evaluated: the cache outlives a search, and
+    /// the next may evaluate with another network (`EvalFile`) or none.
+    pub key: u64,
 }
 
 impl std::fmt::Debug for Network {
@@ -122,7 +126,7 @@ impl Network {
                 2 * kinds * cells
             )));
         }
-        Ok(Network {
+        let mut net = Network {
             kinds,
             cells,
             on_top,
@@ -130,7 +134,29 @@ impl Network {
             hidden_biases,
             output_weights,
             output_bias,
-        })
+            key: 0,
+        };
+        // FNV-1a over the file's bytes; never 0, the key of no network.
+        net.key = net
+            .to_bytes()
+            .iter()
+            .fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
+                (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+            })
+            | 1;
+        Ok(net)
+    }
+
+    /// Reads a network file from disk; the error names the file.
+    pub fn from_file(path: &std::path::Path) -> Result<Network, NetworkError> {
+        let bytes = std::fs::read(path)
+            .map_err(|e| NetworkError(format!("{}: {e}", path.display())))?;
+        Network::from_bytes(&bytes).map_err(|e| NetworkError(format!("{}: {e}", path.display())))
+    }
+
+    /// Its inputs' kinds and cells, which the board it fits has.
+    pub fn shape(&self) -> (usize, usize) {
+        (self.kinds, self.cells)
     }
 
     /// Reads a network file.

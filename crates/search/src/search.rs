@@ -20,7 +20,7 @@
 //! and helpers start at staggered depths so they explore different trees.
 
 use crate::evaluate::{evaluate_cached, EvalTables};
-use crate::nnue::{self, Network};
+use crate::nnue::Network;
 use crate::history::Context;
 use crate::move_picker::{is_losing_capture, is_quiet, legal_hash_move, order_score, pack, MovePicker, Picking};
 use crate::see::{quiet_see_at_least, see_at_least};
@@ -40,8 +40,6 @@ pub const MATE: i32 = 30_000;
 /// Scores beyond this are mates (in at most `MATE - score` plies).
 pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
 const INFINITY: i32 = MATE + 1;
-/// Told into the evaluation cache's key of a position the network evaluated.
-const NETWORK_KEY: u64 = 0x6E6E_7565_5F6B_6579;
 /// The static evaluation of a node in check (which has none).
 pub(crate) const NO_EVAL: i32 = -INFINITY;
 
@@ -56,10 +54,11 @@ pub(crate) struct Worker<'a, B: Bitboard> {
     /// thread builds its own: the reference counts are the thread's alone.
     eval: Rc<EvalTables<B>>,
     eval_by_rules: HashMap<u64, Rc<EvalTables<B>>>,
-    /// The variant's network, where it has one and `Use NNUE` is on, with
+    /// The network, where `Use NNUE` is on and the variant has one (its
+    /// built-in network, or `EvalFile`'s where that fits the board), with
     /// the key of the rules it was trained for: under a rule change the
     /// hand-made evaluation takes over.
-    network: Option<(&'static Network, u64)>,
+    network: Option<(&'a Network, u64)>,
     shared: &'a Shared,
     limits: &'a Limits,
     deadline: Deadline,
@@ -144,7 +143,7 @@ fn history_bonus(depth: i32) -> i32 {
 
 impl<'a, B: Bitboard> Worker<'a, B> {
     #[allow(clippy::too_many_arguments)]
-    pub fn new(mut pos: Position<B>, tt: &'a TranspositionTable, data: &'a mut ThreadData, shared: &'a Shared, limits: &'a Limits, deadline: Deadline, main: bool, options: &Options) -> Self {
+    pub fn new(mut pos: Position<B>, tt: &'a TranspositionTable, data: &'a mut ThreadData, shared: &'a Shared, limits: &'a Limits, deadline: Deadline, main: bool, options: &'a Options) -> Self {
         data.prepare(pos.rules().geometry.cells(), pos.rules().piece_types);
         let mut root = MoveList::new();
         pos.legal_moves(&mut root);
@@ -159,7 +158,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
         let mut draw_scores = [options.contempt; 2];
         draw_scores[pos.side_to_move() as usize] = -options.contempt;
         let eval = Rc::new(EvalTables::new(pos.rules()));
-        let network = if options.use_network { nnue::built_in(pos.rules()).map(|net| (net, pos.rules().key)) } else { None };
+        let network = options.network(pos.rules()).map(|net| (net, pos.rules().key));
         Worker {
             pos,
             tt,
@@ -259,7 +258,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
     fn evaluate(&mut self, t: &EvalTables<B>) -> i32 {
         let network = self.network.filter(|&(_, rules)| rules == self.pos.rules().key).map(|(net, _)| net);
         // The cache outlives a search, and the next may evaluate the other way.
-        let key = self.pos.key() ^ if network.is_some() { NETWORK_KEY } else { 0 };
+        let key = self.pos.key() ^ network.map_or(0, |net| net.key);
         let slot = &mut self.data.eval_cache[ThreadData::eval_slot(key)];
         let raw = if slot.0 == key {
             slot.1
