@@ -15,10 +15,9 @@
 //! output's times [`QB`]; a unit is clipped to 0..=QA, and the output,
 //! `QA * QB` per unit of the float network, is [`SCALE`] centipawns a unit.
 //!
-//! Each evaluation sums the hidden layer afresh from the pieces (about 30
-//! columns of 128 small integers per perspective, a few hundred vector
-//! additions): already cheaper than the hand-made evaluation it replaces,
-//! so make and unmake keep nothing.
+//! The search keeps the hidden layer's sums of the last position it
+//! evaluated ([`Accumulator`]) and reaches the next by the pieces that
+//! differ; make and unmake keep nothing.
 //!
 //! A network may be trained on top of the hand-made evaluation (`evaluate`):
 //! its output is then what is to be added to that evaluation, the part
@@ -251,31 +250,17 @@ impl Network {
 
     /// The evaluation of `pos` (whose rules the network fits) in
     /// centipawns for the side to move; of a network on top, what is to be
-    /// added to the hand-made evaluation.
+    /// added to the hand-made evaluation. Sums the hidden layer afresh.
     pub fn evaluate<B: Bitboard>(&self, pos: &Position<B>) -> i32 {
-        let g = pos.rules().geometry;
-        let mut sums = [self.hidden_biases; 2];
-        for color in Color::ALL {
-            for kind in 0..self.kinds {
-                for cell in pos.pieces_of(color, kind).cells() {
-                    for perspective in Color::ALL {
-                        let column = &self.hidden_weights[input(
-                            self.kinds,
-                            self.cells,
-                            |c| g.mirror_rank(c),
-                            perspective,
-                            color,
-                            kind,
-                            cell,
-                        )];
-                        for (sum, w) in sums[perspective as usize].iter_mut().zip(column) {
-                            *sum += w;
-                        }
-                    }
-                }
-            }
-        }
+        self.evaluate_from(pos, &mut Accumulator::new(self.kinds))
+    }
+
+    /// The same, reached from the sums of the last position `accumulator`
+    /// saw: only the pieces that differ add or take away their columns.
+    pub fn evaluate_from<B: Bitboard>(&self, pos: &Position<B>, accumulator: &mut Accumulator<B>) -> i32 {
+        self.update(pos, accumulator);
         let us = pos.side_to_move();
+        let sums = &accumulator.sums;
         let mut output = 0i32;
         for (sum, weights) in [&sums[us as usize], &sums[!us as usize]]
             .into_iter()
@@ -288,6 +273,72 @@ impl Network {
                 .sum::<i32>();
         }
         (output + self.output_bias) * SCALE / (QA * QB)
+    }
+
+    /// Brings `accumulator`'s sums to `pos`: from nothing where it holds
+    /// another network's or the pieces that differ outnumber the pieces.
+    fn update<B: Bitboard>(&self, pos: &Position<B>, accumulator: &mut Accumulator<B>) {
+        let Accumulator { network, pieces, sums } = accumulator;
+        let kinds = self.kinds;
+        // White's kinds, then Black's, as `pieces` keeps them. Plain loops:
+        // an iterator chain here was not inlined, and cost more than the sums.
+        let mut changed = 0;
+        if pieces.len() == 2 * kinds {
+            for (c, color) in Color::ALL.into_iter().enumerate() {
+                for kind in 0..kinds {
+                    changed += (pieces[c * kinds + kind] ^ pos.pieces_of(color, kind)).count();
+                }
+            }
+        }
+        if *network != self.key || pieces.len() != 2 * kinds || changed >= pos.occupied().count() {
+            *network = self.key;
+            pieces.clear();
+            pieces.resize(2 * kinds, B::EMPTY);
+            *sums = [self.hidden_biases; 2];
+        }
+        let mirror = |c| pos.rules().geometry.mirror_rank(c);
+        for (c, color) in Color::ALL.into_iter().enumerate() {
+            for kind in 0..kinds {
+                let (was, is) = (pieces[c * kinds + kind], pos.pieces_of(color, kind));
+                if was == is {
+                    continue;
+                }
+                for (cells, sign) in [(was & !is, -1i16), (is & !was, 1)] {
+                    for cell in cells.cells() {
+                        for perspective in Color::ALL {
+                            let column = &self.hidden_weights
+                                [input(kinds, self.cells, mirror, perspective, color, kind, cell)];
+                            for (sum, w) in sums[perspective as usize].iter_mut().zip(column) {
+                                *sum += sign * w;
+                            }
+                        }
+                    }
+                }
+                pieces[c * kinds + kind] = is;
+            }
+        }
+    }
+}
+
+/// The hidden layer's sums for the last position a search evaluated, with
+/// its pieces: the next position evaluated, most often a few moves from
+/// it, is reached by the columns of the pieces that differ (two to six in
+/// a search, where a position has about thirty), not summed afresh. Found
+/// by comparing the pieces rather than kept by make and unmake, so every
+/// kind of move and rule system reaches it alike.
+pub struct Accumulator<B> {
+    /// The key of the network whose sums these are (0: none yet).
+    network: u64,
+    /// Each colour's pieces of each kind: White's kinds, then Black's.
+    pieces: Vec<B>,
+    sums: [[i16; HIDDEN]; 2],
+}
+
+impl<B: Bitboard> Accumulator<B> {
+    /// An accumulator for positions of `kinds` kinds of piece (its one
+    /// allocation is here, out of the search's tree).
+    pub fn new(kinds: usize) -> Accumulator<B> {
+        Accumulator { network: 0, pieces: vec![B::EMPTY; 2 * kinds], sums: [[0; HIDDEN]; 2] }
     }
 }
 
@@ -412,6 +463,46 @@ mod tests {
                 });
             }
         }
+    }
+
+    /// One accumulator carried along random games, which make and unmake
+    /// moves, jump back to their start and meet a second network, gives
+    /// at every step what summing afresh gives.
+    #[test]
+    fn the_accumulator_follows_the_pieces_through_games() {
+        let mut state = 5u64;
+        let mut below = move |n: usize| {
+            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (state >> 33) as usize % n
+        };
+        let mut compared = 0;
+        for variant in ["standard", "perfect", "onedim", "beyond"] {
+            let rules = AnyRules::by_name(variant).unwrap();
+            protean_rules::with_position!(&rules.start(), start => {
+                let (kinds, cells) = (start.rules().piece_types, start.rules().geometry.cells());
+                let nets = [random_network(kinds, cells, 1), random_network(kinds, cells, 2)];
+                let mut accumulator = Accumulator::new(kinds);
+                for _game in 0..4 {
+                    let mut pos = start.clone();
+                    for _ply in 0..60 {
+                        let mut moves = protean_rules::MoveList::new();
+                        pos.legal_moves(&mut moves);
+                        if moves.is_empty() {
+                            break;
+                        }
+                        if below(5) == 0 && pos.last_move().is_some() {
+                            pos.unmake();
+                        } else {
+                            pos.make(moves[below(moves.len())]);
+                        }
+                        let net = &nets[usize::from(below(8) == 0)];
+                        assert_eq!(net.evaluate_from(&pos, &mut accumulator), net.evaluate(&pos), "{variant}: {}", pos.fen());
+                        compared += 1;
+                    }
+                }
+            });
+        }
+        assert!(compared >= 600, "{compared}");
     }
 
     #[test]

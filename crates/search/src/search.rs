@@ -20,7 +20,7 @@
 //! and helpers start at staggered depths so they explore different trees.
 
 use crate::evaluate::{evaluate_cached, EvalTables};
-use crate::nnue::Network;
+use crate::nnue::{Accumulator, Network};
 use crate::history::Context;
 use crate::move_picker::{is_losing_capture, is_quiet, legal_hash_move, order_score, pack, MovePicker, Picking};
 use crate::see::{quiet_see_at_least, see_at_least};
@@ -59,6 +59,8 @@ pub(crate) struct Worker<'a, B: Bitboard> {
     /// the key of the rules it was trained for: under a rule change the
     /// hand-made evaluation takes over.
     network: Option<(&'a Network, u64)>,
+    /// The network's sums of the last position it evaluated.
+    accumulator: Accumulator<B>,
     shared: &'a Shared,
     limits: &'a Limits,
     deadline: Deadline,
@@ -159,6 +161,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
         draw_scores[pos.side_to_move() as usize] = -options.contempt;
         let eval = Rc::new(EvalTables::new(pos.rules()));
         let network = options.network(pos.rules()).map(|net| (net, pos.rules().key));
+        let kinds = pos.rules().piece_types;
         Worker {
             pos,
             tt,
@@ -166,6 +169,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             eval,
             eval_by_rules: HashMap::new(),
             network,
+            accumulator: Accumulator::new(kinds),
             shared,
             limits,
             deadline,
@@ -264,8 +268,8 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             slot.1
         } else {
             let score = match network {
-                Some(net) if net.on_top => evaluate_cached(&self.pos, t, &mut self.data.pawn_cache) + net.evaluate(&self.pos),
-                Some(net) => net.evaluate(&self.pos),
+                Some(net) if net.on_top => evaluate_cached(&self.pos, t, &mut self.data.pawn_cache) + net.evaluate_from(&self.pos, &mut self.accumulator),
+                Some(net) => net.evaluate_from(&self.pos, &mut self.accumulator),
                 None => evaluate_cached(&self.pos, t, &mut self.data.pawn_cache),
             };
             *slot = (key, score);
