@@ -19,7 +19,8 @@ use crate::tune_command::read_data;
 use clap::Args;
 use protean_rules::{AnyRules, Bitboard, Color, Rules};
 use protean_search::evaluate::{evaluate, EvalTables};
-use protean_search::nnue_train::{self, expected_result, TrainOptions, TrainingSet};
+use protean_search::nnue::Network;
+use protean_search::nnue_train::{self, expected_result, FloatNetwork, Start, TrainOptions, TrainingSet};
 use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -67,6 +68,12 @@ pub struct TrainNetworkArgs {
     /// Seed of the first weights and of the order of the positions.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Start from this network (a file written before, of the same board,
+    /// alone or on top as `--on-top` says) instead of random weights; its
+    /// loss on the positions held out is printed first, and with
+    /// `--epochs 0` that is all it is used for.
+    #[arg(long)]
+    init: Option<PathBuf>,
 }
 
 pub fn run(args: &TrainNetworkArgs) -> Result<(), String> {
@@ -77,8 +84,8 @@ pub fn run(args: &TrainNetworkArgs) -> Result<(), String> {
             args.score_weight
         ));
     }
-    if args.epochs == 0 || args.batch == 0 || args.threads == 0 {
-        return Err("--epochs, --batch and --threads must be at least 1".into());
+    if (args.epochs == 0 && args.init.is_none()) || args.batch == 0 || args.threads == 0 {
+        return Err("--epochs (but with --init), --batch and --threads must be at least 1".into());
     }
     if !(args.learning_rate > 0.0 && args.learning_rate.is_finite()) {
         return Err(format!(
@@ -96,6 +103,23 @@ pub fn run(args: &TrainNetworkArgs) -> Result<(), String> {
 fn train<B: Bitboard>(rules: &Arc<Rules<B>>, args: &TrainNetworkArgs) -> Result<(), String> {
     let started = Instant::now();
     let (kinds, cells) = (rules.piece_types, rules.geometry.cells());
+    // The network to start from is read first: a mistake in it is told
+    // before the data are.
+    let start = match &args.init {
+        None => Start::Random,
+        Some(path) => {
+            let net = Network::from_file(path).map_err(|e| format!("--init {e}"))?;
+            if net.shape() != (kinds, cells) {
+                let (k, c) = net.shape();
+                return Err(format!("--init {}: {k} kinds on {c} cells, where {} has {kinds} on {cells}", path.display(), args.variant));
+            }
+            if net.on_top != args.on_top {
+                let kind = |on_top| if on_top { "on top of the hand-made evaluation" } else { "alone" };
+                return Err(format!("--init {}: a network {}, where this training is {}", path.display(), kind(net.on_top), kind(args.on_top)));
+            }
+            Start::From(FloatNetwork::from_network(&net))
+        }
+    };
     let (mut training, mut validation) = (
         TrainingSet::new(kinds, cells),
         TrainingSet::new(kinds, cells),
@@ -167,7 +191,10 @@ fn train<B: Bitboard>(rules: &Arc<Rules<B>>, args: &TrainNetworkArgs) -> Result<
         seed: args.seed,
         on_top: args.on_top,
     };
-    let net = nnue_train::train(&training, &validation, &options, |r| {
+    if let Start::From(net) = &start {
+        eprintln!("the starting network's loss on the positions held out: {:.6}", net.loss(&validation));
+    }
+    let net = nnue_train::train(start, &training, &validation, &options, |r| {
         eprintln!(
             "epoch {}/{}: loss {:.6}, held out {:.6}, {:.0} s",
             r.epoch,

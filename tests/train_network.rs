@@ -78,7 +78,24 @@ fn datagen_output_trains_a_network_that_fits_its_variant() {
             // even, not a mate.
             assert!(net.evaluate(p).abs() < 1000, "{variant}: {}", net.evaluate(p));
         });
-        for f in [data, out] {
+        // Training goes on from the file (`--init`): its loss is told first,
+        // and with no epochs the same network is written again.
+        let again = temp(&format!("{variant}-again.nnue"));
+        let run = protean(&[
+            "train-network", "--variant", variant, "--data", data.to_str().unwrap(), "--out", again.to_str().unwrap(),
+            "--epochs", "0", "--batch", "64", "--mirror", "--init", out.to_str().unwrap(),
+        ]);
+        let said = String::from_utf8_lossy(&run.stderr);
+        assert!(run.status.success() && said.contains("the starting network's loss on the positions held out"), "{variant}: {said}");
+        assert_eq!(Network::from_bytes(&std::fs::read(&again).unwrap()).unwrap(), net, "{variant}");
+        // A network alone does not start a training on top.
+        let run = protean(&[
+            "train-network", "--variant", variant, "--data", data.to_str().unwrap(), "--out", again.to_str().unwrap(),
+            "--on-top", "--init", out.to_str().unwrap(),
+        ]);
+        let said = String::from_utf8_lossy(&run.stderr);
+        assert!(!run.status.success() && said.contains("a network alone, where this training is on top"), "{variant}: {said}");
+        for f in [data, out, again] {
             std::fs::remove_file(f).ok();
         }
     }
@@ -105,6 +122,8 @@ fn bad_arguments_and_data_are_named_and_nothing_is_written() {
             "--learning-rate",
         ),
         (vec!["--data", "/no/such/file", "--out", o], "/no/such/file"),
+        (vec!["--data", d, "--out", o, "--init", "/no/such/net.nnue"], "--init /no/such/net.nnue"),
+        (vec!["--variant", "perfect", "--data", d, "--out", o, "--init", d], "not a Protean network file"),
         (
             vec!["--variant", "nosuchchess", "--data", d, "--out", o],
             "nosuchchess",

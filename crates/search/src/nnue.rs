@@ -57,16 +57,16 @@ impl std::error::Error for NetworkError {}
 
 #[derive(Clone, PartialEq, Eq)]
 pub struct Network {
-    kinds: usize,
-    cells: usize,
+    pub(crate) kinds: usize,
+    pub(crate) cells: usize,
     /// Whether the output is added to the hand-made evaluation.
     pub on_top: bool,
     /// By input, its `HIDDEN` weights.
-    hidden_weights: Vec<[i16; HIDDEN]>,
-    hidden_biases: [i16; HIDDEN],
+    pub(crate) hidden_weights: Vec<[i16; HIDDEN]>,
+    pub(crate) hidden_biases: [i16; HIDDEN],
     /// The side to move's units, then the other side's.
-    output_weights: [[i16; HIDDEN]; 2],
-    output_bias: i32,
+    pub(crate) output_weights: [[i16; HIDDEN]; 2],
+    pub(crate) output_bias: i32,
     /// A hash of the weights, told into the evaluation cache's key of a
     /// position this network evaluated: the cache outlives a search, and
     /// the next may evaluate with another network (`EvalFile`) or none.

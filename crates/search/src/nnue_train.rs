@@ -167,6 +167,23 @@ impl FloatNetwork {
         }
     }
 
+    /// The float network a file's integers stand for: training goes on
+    /// from it (`train-network --init`).
+    pub fn from_network(net: &Network) -> FloatNetwork {
+        fn floats(units: &[i16; HIDDEN], scale: i32) -> impl Iterator<Item = f32> + '_ {
+            units.iter().map(move |&u| u as f32 / scale as f32)
+        }
+        FloatNetwork {
+            kinds: net.kinds,
+            cells: net.cells,
+            on_top: net.on_top,
+            hidden_weights: net.hidden_weights.iter().flat_map(|column| floats(column, QA)).collect(),
+            hidden_biases: floats(&net.hidden_biases, QA).collect(),
+            output_weights: net.output_weights.iter().flat_map(|units| floats(units, QB)).collect(),
+            output_bias: net.output_bias as f32 / (QA * QB) as f32,
+        }
+    }
+
     fn forward(&self, set: &TrainingSet, i: usize) -> Pass {
         let mut sums = [[0f32; HIDDEN]; 2];
         let (ours, theirs) = set.inputs_of(i);
@@ -317,6 +334,15 @@ pub struct TrainOptions {
     pub on_top: bool,
 }
 
+/// Where training starts.
+pub enum Start {
+    /// Small random weights (`options.seed`).
+    Random,
+    /// A network trained before, on the same board and the same way (alone
+    /// or on top).
+    From(FloatNetwork),
+}
+
 /// What an epoch ended with, for progress.
 pub struct EpochReport {
     pub epoch: usize,
@@ -324,17 +350,25 @@ pub struct EpochReport {
     pub validation_loss: f64,
 }
 
-/// Fits a network to `set` by Adam, reporting each epoch's losses (on
-/// `set` as it was trained, and on `validation`, which it never sees);
-/// returns the network as it was after the epoch with the lowest loss on
-/// `validation`.
+/// Fits a network to `set` by Adam, from `start` (random weights, or a
+/// network trained before), reporting each epoch's losses (on `set` as it
+/// was trained, and on `validation`, which it never sees); returns the
+/// network as it was after the epoch with the lowest loss on
+/// `validation`, `start` counted as epoch 0 where it was trained before.
 pub fn train(
+    start: Start,
     set: &TrainingSet,
     validation: &TrainingSet,
     options: &TrainOptions,
     mut report: impl FnMut(EpochReport),
 ) -> FloatNetwork {
-    let mut net = FloatNetwork::random(set.kinds, set.cells, options.on_top, options.seed);
+    let (mut net, mut best) = match start {
+        Start::Random => (FloatNetwork::random(set.kinds, set.cells, options.on_top, options.seed), None),
+        Start::From(net) => {
+            let loss = net.loss(validation);
+            (net.clone(), Some((loss, net)))
+        }
+    };
     let count = net.parameters().count();
     let (mut first_moment, mut second_moment) = (vec![0f32; count], vec![0f32; count]);
     let (beta1, beta2) = (0.9f32, 0.999f32);
@@ -346,9 +380,8 @@ pub fn train(
     let threads = options.threads.max(1);
     let mut grads: Vec<FloatNetwork> = (0..threads).map(|_| net.zeroed()).collect();
     let mut step = 0usize;
-    // The network of the epoch whose held-out loss was lowest: past it,
-    // the network learns the games rather than the game.
-    let mut best: Option<(f64, FloatNetwork)> = None;
+    // `best`: the network of the epoch whose held-out loss was lowest:
+    // past it, the network learns the games rather than the game.
     for epoch in 1..=options.epochs {
         for i in (1..order.len()).rev() {
             order.swap(i, random.below(i as u64 + 1) as usize);
@@ -487,7 +520,7 @@ mod tests {
             seed: 5,
             on_top: false,
         };
-        let net = train(&set, &validation, &options, |r| {
+        let net = train(Start::Random, &set, &validation, &options, |r| {
             losses.push(r.validation_loss)
         });
         assert_eq!(losses.len(), 40);
@@ -512,6 +545,18 @@ mod tests {
                 assert!((float - int).abs() < 5.0 + float.abs() * 0.02, "{fen}: {float} against {int}");
             });
         }
+        // Read back from its integers, training goes on from it: its loss
+        // before any step is the rounded network's, a few more epochs at a
+        // small step keep it, and none that is worse comes back.
+        let again = FloatNetwork::from_network(&exact);
+        let rounded = again.loss(&validation);
+        assert!((rounded - trained).abs() < trained * 0.2 + 1e-4, "{trained} rounded to {rounded}");
+        let mut more = Vec::new();
+        let options = TrainOptions { epochs: 3, learning_rate: 0.0005, ..options };
+        let continued = train(Start::From(again), &set, &validation, &options, |r| more.push(r.validation_loss));
+        assert!(continued.loss(&validation) <= rounded, "{more:?} from {rounded}");
+        assert!(more[0] < untrained / 5.0, "it started from the trained network: {more:?}");
+        assert_near_material(&continued, &validation, &material);
     }
 
     #[test]
@@ -527,7 +572,7 @@ mod tests {
             seed: 6,
             on_top: true,
         };
-        let net = train(&set, &validation, &options, |_| ());
+        let net = train(Start::Random, &set, &validation, &options, |_| ());
         assert_near_material(&net, &validation, &material);
         let exact = net.quantized().unwrap();
         assert!(exact.on_top);
