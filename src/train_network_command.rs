@@ -191,18 +191,16 @@ fn train<B: Bitboard>(rules: &Arc<Rules<B>>, args: &TrainNetworkArgs) -> Result<
         seed: args.seed,
         on_top: args.on_top,
     };
-    if let Start::From(net) = &start {
-        eprintln!("the starting network's loss on the positions held out: {:.6}", net.loss(&validation));
-    }
-    let net = nnue_train::train(start, &training, &validation, &options, |r| {
-        eprintln!(
+    let net = nnue_train::train(start, &training, &validation, &options, |r| match r.training_loss {
+        None => eprintln!("the starting network's loss on the positions held out: {:.6}", r.validation_loss),
+        Some(loss) => eprintln!(
             "epoch {}/{}: loss {:.6}, held out {:.6}, {:.0} s",
             r.epoch,
             args.epochs,
-            r.training_loss,
+            loss,
             r.validation_loss,
             started.elapsed().as_secs_f64()
-        );
+        ),
     });
     let network = net.quantized().map_err(|e| e.to_string())?;
     std::fs::write(&args.out, network.to_bytes())

@@ -45,7 +45,7 @@ fn read_eval_file(value: &str, rules: &AnyRules) -> Result<(Option<Arc<Network>>
     let (kinds, cells) = net.shape();
     let kind = if net.on_top { ", on top of the hand-made evaluation" } else { "" };
     let (fits, their_kinds, their_cells) = with_position!(&rules.start(), p => (net.fits(p.rules()), p.rules().piece_types, p.rules().geometry.cells()));
-    let variant = rules.variant().name.clone();
+    let variant = &rules.variant().name;
     let fit = if fits {
         format!("it evaluates {variant}")
     } else {

@@ -64,28 +64,27 @@ fn eval_file_loads_a_network_that_fits_and_refuses_one_that_cannot_be_read() {
     std::fs::write(&junk, b"not a network").unwrap();
 
     let mut s = session();
-    let score = middle_game_score;
-    let built_in = score(&mut s);
+    let built_in = middle_game_score(&mut s);
     s.send(&format!("setoption name EvalFile value {}", standard.display()));
     let told = s.take();
     assert!(told.contains("6 kinds on 64 cells; it evaluates standard"), "{told}");
-    let flat_score = score(&mut s);
+    let flat_score = middle_game_score(&mut s);
     assert_ne!(flat_score, built_in, "the file's network evaluates");
     // A file that cannot be read, or is no network, changes nothing.
     for bad in [junk.clone(), dir.join("protean-no-such-network.nnue")] {
         s.send(&format!("setoption name EvalFile value {}", bad.display()));
         let told = s.take();
         assert!(told.contains(&bad.display().to_string()) && told.contains("the network stays as it was"), "{told}");
-        assert_eq!(score(&mut s), flat_score);
+        assert_eq!(middle_game_score(&mut s), flat_score);
     }
     // A network of another board is told apart, and the variant keeps its own.
     s.send(&format!("setoption name EvalFile value {}", perfect.display()));
     assert!(s.take().contains("does not fit standard (6 kinds on 64 cells), which keeps its built-in network"));
-    assert_eq!(score(&mut s), built_in);
+    assert_eq!(middle_game_score(&mut s), built_in);
     s.send(&format!("setoption name EvalFile value {}", standard.display()));
     s.send("setoption name EvalFile value <built-in>");
     assert!(s.take().contains("the built-in networks"));
-    assert_eq!(score(&mut s), built_in);
+    assert_eq!(middle_game_score(&mut s), built_in);
     for file in [standard, perfect, junk] {
         std::fs::remove_file(file).unwrap();
     }

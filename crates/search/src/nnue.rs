@@ -148,9 +148,9 @@ impl Network {
 
     /// Reads a network file from disk; the error names the file.
     pub fn from_file(path: &std::path::Path) -> Result<Network, NetworkError> {
-        let bytes = std::fs::read(path)
-            .map_err(|e| NetworkError(format!("{}: {e}", path.display())))?;
-        Network::from_bytes(&bytes).map_err(|e| NetworkError(format!("{}: {e}", path.display())))
+        let named = |e: &dyn std::fmt::Display| NetworkError(format!("{}: {e}", path.display()));
+        let bytes = std::fs::read(path).map_err(|e| named(&e))?;
+        Network::from_bytes(&bytes).map_err(|e| named(&e))
     }
 
     /// Its inputs' kinds and cells, which the board it fits has.
@@ -280,17 +280,19 @@ impl Network {
     fn update<B: Bitboard>(&self, pos: &Position<B>, accumulator: &mut Accumulator<B>) {
         let Accumulator { network, pieces, sums } = accumulator;
         let kinds = self.kinds;
-        // White's kinds, then Black's, as `pieces` keeps them. Plain loops:
-        // an iterator chain here was not inlined, and cost more than the sums.
-        let mut changed = 0;
-        if pieces.len() == 2 * kinds {
+        // Sums of this network have this network's kinds, White's then
+        // Black's, in `pieces`. Plain loops: an iterator chain here was not
+        // inlined, and cost more than the sums.
+        let changed = |pieces: &[B]| {
+            let mut changed = 0;
             for (c, color) in Color::ALL.into_iter().enumerate() {
                 for kind in 0..kinds {
                     changed += (pieces[c * kinds + kind] ^ pos.pieces_of(color, kind)).count();
                 }
             }
-        }
-        if *network != self.key || pieces.len() != 2 * kinds || changed >= pos.occupied().count() {
+            changed
+        };
+        if *network != self.key || changed(pieces) >= pos.occupied().count() {
             *network = self.key;
             pieces.clear();
             pieces.resize(2 * kinds, B::EMPTY);

@@ -345,8 +345,10 @@ pub enum Start {
 
 /// What an epoch ended with, for progress.
 pub struct EpochReport {
+    /// 0 for a network trained before, as training starts from it.
     pub epoch: usize,
-    pub training_loss: f64,
+    /// Over the epoch's batches; none before the first.
+    pub training_loss: Option<f64>,
     pub validation_loss: f64,
 }
 
@@ -365,8 +367,9 @@ pub fn train(
     let (mut net, mut best) = match start {
         Start::Random => (FloatNetwork::random(set.kinds, set.cells, options.on_top, options.seed), None),
         Start::From(net) => {
-            let loss = net.loss(validation);
-            (net.clone(), Some((loss, net)))
+            let validation_loss = net.loss(validation);
+            report(EpochReport { epoch: 0, training_loss: None, validation_loss });
+            (net.clone(), Some((validation_loss, net)))
         }
     };
     let count = net.parameters().count();
@@ -447,7 +450,7 @@ pub fn train(
         }
         report(EpochReport {
             epoch,
-            training_loss: epoch_error / set.len().max(1) as f64,
+            training_loss: Some(epoch_error / set.len().max(1) as f64),
             validation_loss,
         });
     }
@@ -555,6 +558,7 @@ mod tests {
         let options = TrainOptions { epochs: 3, learning_rate: 0.0005, ..options };
         let continued = train(Start::From(again), &set, &validation, &options, |r| more.push(r.validation_loss));
         assert!(continued.loss(&validation) <= rounded, "{more:?} from {rounded}");
+        assert_eq!(more.len(), 4, "the start, as epoch 0, then three epochs: {more:?}");
         assert!(more[0] < untrained / 5.0, "it started from the trained network: {more:?}");
         assert_near_material(&continued, &validation, &material);
     }
