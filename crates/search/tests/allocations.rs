@@ -49,7 +49,7 @@ fn a_deeper_search_allocates_only_per_iteration() {
     // The deeper depth for each: enough for four times the nodes (the
     // one-dimensional board has few moves, and its tree grows slowly).
     for (variant, fen, deep) in [
-        ("standard", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 10", 9),
+        ("standard", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 10", 11),
         ("perfect", "r1bqkqbnr/ppp1ppppp/2n6/3p5/9/4P4/9/PPPP1PPPP/RNBQKQBNR w KQkq - 0 3", 9),
         ("onedim", "K1R2Q3n1b2rk b - - 3 15", 13),
     ] {
