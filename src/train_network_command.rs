@@ -109,7 +109,7 @@ fn train<B: Bitboard>(rules: &Arc<Rules<B>>, args: &TrainNetworkArgs) -> Result<
         None => Start::Random,
         Some(path) => {
             let net = Network::from_file(path).map_err(|e| format!("--init {e}"))?;
-            if net.shape() != (kinds, cells) {
+            if !net.fits(rules) {
                 let (k, c) = net.shape();
                 return Err(format!("--init {}: {k} kinds on {c} cells, where {} has {kinds} on {cells}", path.display(), args.variant));
             }
