@@ -19,7 +19,7 @@ use crate::tune_command::read_data;
 use clap::Args;
 use protean_rules::{AnyRules, Bitboard, Color, Rules};
 use protean_search::evaluate::{evaluate, EvalTables};
-use protean_search::nnue::Network;
+use protean_search::nnue::{Activation, Network};
 use protean_search::nnue_train::{self, expected_result, FloatNetwork, Start, TrainOptions, TrainingSet};
 use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
@@ -65,6 +65,10 @@ pub struct TrainNetworkArgs {
     /// it misses, its output added to it.
     #[arg(long)]
     on_top: bool,
+    /// What a hidden unit makes of its sum: crelu (clipped to 0..1) or
+    /// screlu (clipped and squared). A network given by `--init` keeps its own.
+    #[arg(long, default_value = "crelu")]
+    activation: String,
     /// Seed of the first weights and of the order of the positions.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -86,6 +90,12 @@ pub fn run(args: &TrainNetworkArgs) -> Result<(), String> {
     }
     if (args.epochs == 0 && args.init.is_none()) || args.batch == 0 || args.threads == 0 {
         return Err("--epochs (but with --init), --batch and --threads must be at least 1".into());
+    }
+    if Activation::by_name(&args.activation).is_none() {
+        return Err(format!(
+            "--activation {} is neither crelu nor screlu",
+            args.activation
+        ));
     }
     if !(args.learning_rate > 0.0 && args.learning_rate.is_finite()) {
         return Err(format!(
@@ -190,6 +200,7 @@ fn train<B: Bitboard>(rules: &Arc<Rules<B>>, args: &TrainNetworkArgs) -> Result<
         threads: args.threads,
         seed: args.seed,
         on_top: args.on_top,
+        activation: Activation::by_name(&args.activation).expect("checked in run"),
     };
     let net = nnue_train::train(start, &training, &validation, &options, |r| match r.training_loss {
         None => eprintln!("the starting network's loss on the positions held out: {:.6}", r.validation_loss),

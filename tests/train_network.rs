@@ -4,7 +4,7 @@
 //! named, with nothing written.
 
 use protean_rules::AnyRules;
-use protean_search::nnue::Network;
+use protean_search::nnue::{Activation, Network};
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
@@ -24,7 +24,8 @@ fn protean(args: &[&str]) -> Output {
 
 #[test]
 fn datagen_output_trains_a_network_that_fits_its_variant() {
-    for variant in ["standard", "perfect", "onedim"] {
+    // Perfect Chess's network with squared units, the others' clipped.
+    for (variant, activation) in [("standard", "crelu"), ("perfect", "screlu"), ("onedim", "crelu")] {
         let (data, out) = (
             temp(&format!("{variant}.data")),
             temp(&format!("{variant}.nnue")),
@@ -60,6 +61,8 @@ fn datagen_output_trains_a_network_that_fits_its_variant() {
             "--batch",
             "64",
             "--mirror",
+            "--activation",
+            activation,
         ]);
         let said = String::from_utf8_lossy(&run.stderr);
         assert!(run.status.success(), "{variant}: {said}");
@@ -71,6 +74,7 @@ fn datagen_output_trains_a_network_that_fits_its_variant() {
         );
         let net = Network::from_bytes(&std::fs::read(&out).unwrap())
             .unwrap_or_else(|e| panic!("{variant}: {e}"));
+        assert_eq!(Some(net.activation), Activation::by_name(activation), "{variant}");
         let pos = AnyRules::by_name(variant).unwrap().start();
         protean_rules::with_position!(&pos, p => {
             assert!(net.fits(p.rules()), "{variant}");
@@ -121,6 +125,7 @@ fn bad_arguments_and_data_are_named_and_nothing_is_written() {
             vec!["--data", d, "--out", o, "--learning-rate", "-1"],
             "--learning-rate",
         ),
+        (vec!["--data", d, "--out", o, "--activation", "tanh"], "--activation tanh"),
         (vec!["--data", "/no/such/file", "--out", o], "/no/such/file"),
         (vec!["--data", d, "--out", o, "--init", "/no/such/net.nnue"], "--init /no/such/net.nnue"),
         (vec!["--variant", "perfect", "--data", d, "--out", o, "--init", d], "not a Protean network file"),

@@ -1,9 +1,11 @@
 //! A small neural network evaluation (NNUE's shape): each side's
 //! perspective of the board, one input per piece of a kind and colour on a
-//! cell, goes through one hidden layer of [`HIDDEN`] clipped-linear units;
-//! the side to move's units and then the other side's make one output, the
-//! evaluation. The shape is the one small engines start with (768 inputs
-//! into 2 x 128 on 8x8), and nothing in it names a variant: the inputs are
+//! cell, goes through one hidden layer of [`HIDDEN`] units, each clipped
+//! to 0..=1 and, in a network whose [`Activation`] says so, squared
+//! (SCReLU, which small engines' networks have come to use: a unit's
+//! output grows faster the surer it is); the side to move's units and then
+//! the other side's make one output, the evaluation. The shape is the one
+//! small engines start with (768 inputs into 2 x 128 on 8x8), and nothing in it names a variant: the inputs are
 //! the variant's kinds times its cells, so a network fits exactly one
 //! board and set of pieces, and is used only there (not under a
 //! Flexichess rule change, whose redefined pieces it never saw).
@@ -13,7 +15,8 @@
 //! both sides. The network is trained in floating point (`nnue_train`)
 //! and kept in integers: the hidden layer's weights times [`QA`], the
 //! output's times [`QB`]; a unit is clipped to 0..=QA, and the output,
-//! `QA * QB` per unit of the float network, is [`SCALE`] centipawns a unit.
+//! `QA * QB` per unit of the float network (a squared unit's `QA * QA`
+//! divided by `QA` first), is [`SCALE`] centipawns a unit.
 //!
 //! The search keeps the hidden layer's sums of the last position it
 //! evaluated ([`Accumulator`]) and reaches the next by the pieces that
@@ -23,12 +26,14 @@
 //! its output is then what is to be added to that evaluation, the part
 //! the hand-made terms miss, which fewer positions teach than the whole.
 //!
-//! The file, all numbers little-endian: the magic `PRTNNUE1`, then kinds,
-//! cells, the hidden size and whether the network is on top of the
-//! hand-made evaluation (1) or alone (0) as `u32`s, then the hidden layer's weights
+//! The file, all numbers little-endian: the magic `PRTNNUE2`, then kinds,
+//! cells, the hidden size, whether the network is on top of the
+//! hand-made evaluation (1) or alone (0), and its activation (0 clipped, 1
+//! clipped and squared) as `u32`s, then the hidden layer's weights
 //! (`i16`, input by input, each input's `HIDDEN` units together), its
 //! biases (`i16`), the output's weights (`i16`, the side to move's units
-//! first) and the output's bias (`i32`).
+//! first) and the output's bias (`i32`). A file of the first form,
+//! `PRTNNUE1`, has no activation word, its units clipped.
 
 use protean_rules::{Bitboard, Color, Position, Rules};
 
@@ -41,7 +46,37 @@ pub const QA: i32 = 255;
 pub const QB: i32 = 64;
 /// Centipawns per unit of the float network's output.
 pub const SCALE: i32 = 400;
-const MAGIC: &[u8; 8] = b"PRTNNUE1";
+// A side's squared units, each at most `QA * QA` times an output weight
+// (an `i16` of at most 1.98 `QB`), are summed in an `i32`.
+const _: () = assert!((HIDDEN as i64) * (QA as i64 * QA as i64) * (2 * QB as i64) < i32::MAX as i64);
+const MAGIC: &[u8; 8] = b"PRTNNUE2";
+/// The first form of the file: no activation word, units clipped.
+const MAGIC_CLIPPED: &[u8; 8] = b"PRTNNUE1";
+
+/// What a hidden unit makes of its sum.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Activation {
+    /// Clipped to 0..=1 (CReLU).
+    Clipped,
+    /// Clipped to 0..=1 and squared (SCReLU).
+    Squared,
+}
+
+impl Activation {
+    /// Its name on the command line and in messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            Activation::Clipped => "crelu",
+            Activation::Squared => "screlu",
+        }
+    }
+
+    pub fn by_name(name: &str) -> Option<Activation> {
+        [Activation::Clipped, Activation::Squared]
+            .into_iter()
+            .find(|a| a.name() == name)
+    }
+}
 
 /// What is wrong with a network file, or why it does not fit a variant.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -61,6 +96,7 @@ pub struct Network {
     pub(crate) cells: usize,
     /// Whether the output is added to the hand-made evaluation.
     pub on_top: bool,
+    pub activation: Activation,
     /// By input, its `HIDDEN` weights.
     pub(crate) hidden_weights: Vec<[i16; HIDDEN]>,
     pub(crate) hidden_biases: [i16; HIDDEN],
@@ -77,9 +113,10 @@ impl std::fmt::Debug for Network {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "Network({} kinds x {} cells -> 2 x {HIDDEN}{})",
+            "Network({} kinds x {} cells -> 2 x {HIDDEN} {}{})",
             self.kinds,
             self.cells,
+            self.activation.name(),
             if self.on_top { ", on top" } else { "" }
         )
     }
@@ -109,10 +146,12 @@ pub fn input(
 impl Network {
     /// A network from its parts, in the integers it keeps (see the module
     /// comment); `hidden_weights` has `2 * kinds * cells` inputs.
+    #[allow(clippy::too_many_arguments)]
     pub fn new(
         kinds: usize,
         cells: usize,
         on_top: bool,
+        activation: Activation,
         hidden_weights: Vec<[i16; HIDDEN]>,
         hidden_biases: [i16; HIDDEN],
         output_weights: [[i16; HIDDEN]; 2],
@@ -129,6 +168,7 @@ impl Network {
             kinds,
             cells,
             on_top,
+            activation,
             hidden_weights,
             hidden_biases,
             output_weights,
@@ -172,15 +212,28 @@ impl Network {
             at += n;
             Ok(part)
         };
-        if take(MAGIC.len()).ok() != Some(&MAGIC[..]) {
-            return Err(NetworkError(
-                "not a Protean network file (it does not start with PRTNNUE1)".into(),
-            ));
-        }
+        let first_form = match take(MAGIC.len()) {
+            Ok(m) if m == MAGIC => false,
+            Ok(m) if m == MAGIC_CLIPPED => true,
+            _ => {
+                return Err(NetworkError(
+                    "not a Protean network file (it does not start with PRTNNUE2 or PRTNNUE1)".into(),
+                ))
+            }
+        };
         let mut word = || -> Result<usize, NetworkError> {
             Ok(u32::from_le_bytes(take(4)?.try_into().expect("four bytes")) as usize)
         };
         let (kinds, cells, hidden, on_top) = (word()?, word()?, word()?, word()?);
+        let activation = match if first_form { 0 } else { word()? } {
+            0 => Activation::Clipped,
+            1 => Activation::Squared,
+            n => {
+                return Err(NetworkError(format!(
+                    "activation {n} where 0 (clipped) or 1 (clipped and squared) was expected"
+                )))
+            }
+        };
         if hidden != HIDDEN {
             return Err(NetworkError(format!(
                 "a hidden layer of {hidden} units where this build has {HIDDEN}"
@@ -218,6 +271,7 @@ impl Network {
             kinds,
             cells,
             on_top == 1,
+            activation,
             hidden_weights,
             hidden_biases,
             output_weights,
@@ -228,7 +282,11 @@ impl Network {
     /// The network as a file.
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = MAGIC.to_vec();
-        for n in [self.kinds, self.cells, HIDDEN, self.on_top as usize] {
+        let activation = match self.activation {
+            Activation::Clipped => 0,
+            Activation::Squared => 1,
+        };
+        for n in [self.kinds, self.cells, HIDDEN, self.on_top as usize, activation] {
             out.extend((n as u32).to_le_bytes());
         }
         let units = self
@@ -266,11 +324,24 @@ impl Network {
             .into_iter()
             .zip(&self.output_weights)
         {
-            output += sum
-                .iter()
-                .zip(weights)
-                .map(|(&s, &w)| (s as i32).clamp(0, QA) * w as i32)
-                .sum::<i32>();
+            let units = sum.iter().zip(weights);
+            output += match self.activation {
+                Activation::Clipped => units
+                    .map(|(&s, &w)| (s as i32).clamp(0, QA) * w as i32)
+                    .sum::<i32>(),
+                // In `QA * QA * QB` a unit (a side's units at most
+                // `HIDDEN * 255 * 255 * 127`, inside an `i32`, asserted
+                // where `QA` is) until the division brings them to `QA * QB`.
+                Activation::Squared => {
+                    units
+                        .map(|(&s, &w)| {
+                            let u = (s as i32).clamp(0, QA);
+                            u * w as i32 * u
+                        })
+                        .sum::<i32>()
+                        / QA
+                }
+            };
         }
         (output + self.output_bias) * SCALE / (QA * QB)
     }
@@ -376,6 +447,10 @@ mod tests {
 
     /// A network of small pseudo-random weights for `kinds` on `cells`.
     fn random_network(kinds: usize, cells: usize, seed: u64) -> Network {
+        random_network_of(kinds, cells, seed, Activation::Clipped)
+    }
+
+    fn random_network_of(kinds: usize, cells: usize, seed: u64, activation: Activation) -> Network {
         let mut state = seed;
         let mut next = move |range: i32| {
             state = state
@@ -390,6 +465,7 @@ mod tests {
             kinds,
             cells,
             false,
+            activation,
             hidden_weights,
             hidden_biases,
             [units(120), units(120)],
@@ -422,7 +498,12 @@ mod tests {
                     }
                 }
             }
-            h.into_iter().map(|u| u.clamp(0.0, 1.0)).collect()
+            h.into_iter()
+                .map(|u| match net.activation {
+                    Activation::Clipped => u.clamp(0.0, 1.0),
+                    Activation::Squared => u.clamp(0.0, 1.0).powi(2),
+                })
+                .collect()
         };
         let us = pos.side_to_move();
         let out: f64 = [hidden(us), hidden(!us)]
@@ -457,11 +538,14 @@ mod tests {
             positions.push(rules.start());
             for pos in positions {
                 protean_rules::with_position!(&pos, p => {
-                    let net = random_network(p.rules().piece_types, p.rules().geometry.cells(), 7);
-                    assert!(net.fits(p.rules()));
-                    let (exact, float) = (net.evaluate(p), by_floats(&net, p));
-                    // Truncated once at the end: within a centipawn.
-                    assert!((exact as f64 - float).abs() <= 1.0, "{variant} {}: {exact} against {float}", p.fen());
+                    for activation in [Activation::Clipped, Activation::Squared] {
+                        let net = random_network_of(p.rules().piece_types, p.rules().geometry.cells(), 7, activation);
+                        assert!(net.fits(p.rules()));
+                        let (exact, float) = (net.evaluate(p), by_floats(&net, p));
+                        // Truncated once at the end (the squared units once
+                        // more, by a side): within a centipawn.
+                        assert!((exact as f64 - float).abs() <= 1.0, "{variant} {activation:?} {}: {exact} against {float}", p.fen());
+                    }
                 });
             }
         }
@@ -538,7 +622,7 @@ mod tests {
         assert!(Network::from_bytes(b"PRTNNUE0")
             .unwrap_err()
             .0
-            .contains("PRTNNUE1"));
+            .contains("PRTNNUE2"));
         let mut wide = bytes.clone();
         wide[16..20].copy_from_slice(&256u32.to_le_bytes());
         assert!(Network::from_bytes(&wide)
@@ -553,6 +637,19 @@ mod tests {
             .unwrap_err()
             .0
             .contains("2 where 0"));
+        let mut squared = bytes.clone();
+        squared[24] = 1;
+        assert_eq!(Network::from_bytes(&squared).unwrap().activation, Activation::Squared);
+        squared[24] = 2;
+        assert!(Network::from_bytes(&squared)
+            .unwrap_err()
+            .0
+            .contains("activation 2"));
+        // The first form: no activation word, and its units clipped.
+        let mut first = b"PRTNNUE1".to_vec();
+        first.extend(&bytes[8..24]);
+        first.extend(&bytes[28..]);
+        assert_eq!(Network::from_bytes(&first).unwrap(), net);
         // A network of 6 kinds on 64 cells fits standard chess, not Perfect Chess.
         let rules = AnyRules::by_name("perfect").unwrap();
         protean_rules::with_position!(&rules.start(), p => assert!(!net.fits(p.rules())));
