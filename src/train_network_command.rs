@@ -91,12 +91,9 @@ pub fn run(args: &TrainNetworkArgs) -> Result<(), String> {
     if (args.epochs == 0 && args.init.is_none()) || args.batch == 0 || args.threads == 0 {
         return Err("--epochs (but with --init), --batch and --threads must be at least 1".into());
     }
-    if Activation::by_name(&args.activation).is_none() {
-        return Err(format!(
-            "--activation {} is neither crelu nor screlu",
-            args.activation
-        ));
-    }
+    let activation = Activation::by_name(&args.activation).ok_or_else(|| {
+        format!("--activation {} is neither crelu nor screlu", args.activation)
+    })?;
     if !(args.learning_rate > 0.0 && args.learning_rate.is_finite()) {
         return Err(format!(
             "--learning-rate {} is not a positive number",
@@ -104,13 +101,13 @@ pub fn run(args: &TrainNetworkArgs) -> Result<(), String> {
         ));
     }
     match &rules {
-        AnyRules::Small(r) => train(r, args),
-        AnyRules::Medium(r) => train(r, args),
-        AnyRules::Large(r) => train(r, args),
+        AnyRules::Small(r) => train(r, args, activation),
+        AnyRules::Medium(r) => train(r, args, activation),
+        AnyRules::Large(r) => train(r, args, activation),
     }
 }
 
-fn train<B: Bitboard>(rules: &Arc<Rules<B>>, args: &TrainNetworkArgs) -> Result<(), String> {
+fn train<B: Bitboard>(rules: &Arc<Rules<B>>, args: &TrainNetworkArgs, activation: Activation) -> Result<(), String> {
     let started = Instant::now();
     let (kinds, cells) = (rules.piece_types, rules.geometry.cells());
     // The network to start from is read first: a mistake in it is told
@@ -200,7 +197,7 @@ fn train<B: Bitboard>(rules: &Arc<Rules<B>>, args: &TrainNetworkArgs) -> Result<
         threads: args.threads,
         seed: args.seed,
         on_top: args.on_top,
-        activation: Activation::by_name(&args.activation).expect("checked in run"),
+        activation,
     };
     let net = nnue_train::train(start, &training, &validation, &options, |r| match r.training_loss {
         None => eprintln!("the starting network's loss on the positions held out: {:.6}", r.validation_loss),

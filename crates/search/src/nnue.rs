@@ -5,8 +5,9 @@
 //! (SCReLU, which small engines' networks have come to use: a unit's
 //! output grows faster the surer it is); the side to move's units and then
 //! the other side's make one output, the evaluation. The shape is the one
-//! small engines start with (768 inputs into 2 x 128 on 8x8), and nothing in it names a variant: the inputs are
-//! the variant's kinds times its cells, so a network fits exactly one
+//! small engines start with (768 inputs into 2 x 128 on 8x8), and nothing
+//! in it names a variant: the inputs are the variant's kinds times its
+//! cells, so a network fits exactly one
 //! board and set of pieces, and is used only there (not under a
 //! Flexichess rule change, whose redefined pieces it never saw).
 //!
@@ -53,16 +54,19 @@ const MAGIC: &[u8; 8] = b"PRTNNUE2";
 /// The first form of the file: no activation word, units clipped.
 const MAGIC_CLIPPED: &[u8; 8] = b"PRTNNUE1";
 
-/// What a hidden unit makes of its sum.
+/// What a hidden unit makes of its sum; its number is the file's word.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Activation {
     /// Clipped to 0..=1 (CReLU).
-    Clipped,
+    Clipped = 0,
     /// Clipped to 0..=1 and squared (SCReLU).
-    Squared,
+    Squared = 1,
 }
 
 impl Activation {
+    /// Every activation, by its number.
+    const ALL: [Activation; 2] = [Activation::Clipped, Activation::Squared];
+
     /// Its name on the command line and in messages.
     pub fn name(self) -> &'static str {
         match self {
@@ -72,9 +76,7 @@ impl Activation {
     }
 
     pub fn by_name(name: &str) -> Option<Activation> {
-        [Activation::Clipped, Activation::Squared]
-            .into_iter()
-            .find(|a| a.name() == name)
+        Activation::ALL.into_iter().find(|a| a.name() == name)
     }
 }
 
@@ -225,15 +227,12 @@ impl Network {
             Ok(u32::from_le_bytes(take(4)?.try_into().expect("four bytes")) as usize)
         };
         let (kinds, cells, hidden, on_top) = (word()?, word()?, word()?, word()?);
-        let activation = match if first_form { 0 } else { word()? } {
-            0 => Activation::Clipped,
-            1 => Activation::Squared,
-            n => {
-                return Err(NetworkError(format!(
-                    "activation {n} where 0 (clipped) or 1 (clipped and squared) was expected"
-                )))
-            }
-        };
+        let activation = if first_form { 0 } else { word()? };
+        let activation = *Activation::ALL.get(activation).ok_or_else(|| {
+            NetworkError(format!(
+                "activation {activation} where 0 (clipped) or 1 (clipped and squared) was expected"
+            ))
+        })?;
         if hidden != HIDDEN {
             return Err(NetworkError(format!(
                 "a hidden layer of {hidden} units where this build has {HIDDEN}"
@@ -282,11 +281,7 @@ impl Network {
     /// The network as a file.
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = MAGIC.to_vec();
-        let activation = match self.activation {
-            Activation::Clipped => 0,
-            Activation::Squared => 1,
-        };
-        for n in [self.kinds, self.cells, HIDDEN, self.on_top as usize, activation] {
+        for n in [self.kinds, self.cells, HIDDEN, self.on_top as usize, self.activation as usize] {
             out.extend((n as u32).to_le_bytes());
         }
         let units = self
