@@ -65,9 +65,10 @@ pub struct TrainNetworkArgs {
     /// it misses, its output added to it.
     #[arg(long)]
     on_top: bool,
-    /// What a hidden unit makes of its sum: crelu (clipped to 0..1) or
-    /// screlu (clipped and squared). A network given by `--init` keeps its own.
-    #[arg(long, default_value = "crelu")]
+    /// What a hidden unit makes of its sum: screlu (clipped to 0..1 and
+    /// squared, as the built-in standard network's are) or crelu (clipped).
+    /// A network given by `--init` keeps its own.
+    #[arg(long, default_value = "screlu")]
     activation: String,
     /// Seed of the first weights and of the order of the positions.
     #[arg(long, default_value_t = 1)]
