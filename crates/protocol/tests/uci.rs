@@ -52,10 +52,10 @@ fn use_nnue_switches_between_the_network_and_the_hand_made_evaluation() {
 
 #[test]
 fn eval_file_loads_a_network_that_fits_and_refuses_one_that_cannot_be_read() {
-    use protean_search::nnue::{Activation, Network, HIDDEN};
+    use protean_search::nnue::{Activation, Network, HIDDEN, QB};
     // A network alone whose every position is the same for the side to
     // move: all weights 0, the output's bias alone.
-    let flat = |kinds: usize, cells: usize| Network::new(kinds, cells, false, Activation::Clipped, vec![[0; HIDDEN]; 2 * kinds * cells], [0; HIDDEN], [[0; HIDDEN]; 2], 5_000).unwrap().to_bytes();
+    let flat = |kinds: usize, cells: usize| Network::new(kinds, cells, false, Activation::Clipped, vec![[0; HIDDEN]; 2 * kinds * cells], [0; HIDDEN], [[0; HIDDEN]; 2], 5_000, QB).unwrap().to_bytes();
     let dir = std::env::temp_dir();
     let path = |name: &str| dir.join(format!("protean-evalfile-{}-{name}", std::process::id()));
     let (standard, perfect, junk) = (path("standard.nnue"), path("perfect.nnue"), path("junk.nnue"));

@@ -15,9 +15,11 @@
 //! and Black's board mirrored top to bottom, so one set of weights serves
 //! both sides. The network is trained in floating point (`nnue_train`)
 //! and kept in integers: the hidden layer's weights times [`QA`], the
-//! output's times [`QB`]; a unit is clipped to 0..=QA, and the output,
-//! `QA * QB` per unit of the float network (a squared unit's `QA * QA`
-//! divided by `QA` first), is [`SCALE`] centipawns a unit.
+//! output's times the file's output scale ([`QB`] in the files written
+//! now, 64 in the earlier forms); a unit is clipped to 0..=QA, and the
+//! output, `QA` times the output scale per unit of the float network (a
+//! squared unit's `QA * QA` divided by `QA` first), is [`SCALE`]
+//! centipawns a unit.
 //!
 //! The search keeps the hidden layer's sums of the last position it
 //! evaluated ([`Accumulator`]) and reaches the next by the pieces that
@@ -27,14 +29,15 @@
 //! its output is then what is to be added to that evaluation, the part
 //! the hand-made terms miss, which fewer positions teach than the whole.
 //!
-//! The file, all numbers little-endian: the magic `PRTNNUE2`, then kinds,
+//! The file, all numbers little-endian: the magic `PRTNNUE3`, then kinds,
 //! cells, the hidden size, whether the network is on top of the
-//! hand-made evaluation (1) or alone (0), and its activation (0 clipped, 1
-//! clipped and squared) as `u32`s, then the hidden layer's weights
-//! (`i16`, input by input, each input's `HIDDEN` units together), its
-//! biases (`i16`), the output's weights (`i16`, the side to move's units
-//! first) and the output's bias (`i32`). A file of the first form,
-//! `PRTNNUE1`, has no activation word, its units clipped.
+//! hand-made evaluation (1) or alone (0), its activation (0 clipped, 1
+//! clipped and squared) and its output scale as `u32`s, then the hidden
+//! layer's weights (`i16`, input by input, each input's `HIDDEN` units
+//! together), its biases (`i16`), the output's weights (`i16`, the side
+//! to move's units first) and the output's bias (`i32`). The earlier
+//! forms have no output scale word (64): `PRTNNUE2`, and `PRTNNUE1`,
+//! which has no activation word either, its units clipped.
 
 use protean_rules::{Bitboard, Color, Position, Rules};
 
@@ -44,13 +47,20 @@ pub const HIDDEN: usize = 128;
 /// is clipped to `0..=QA`.
 pub const QA: i32 = 255;
 /// The output layer's weights are kept times this.
-pub const QB: i32 = 64;
+pub const QB: i32 = 128;
+/// The output scale of the files written before it was a word of the
+/// file. A squared unit's rounding at this scale cost a network 0.56% of
+/// its held-out loss, at [`QB`] 0.04%.
+const QB_EARLIER_FORMS: i32 = 64;
 /// Centipawns per unit of the float network's output.
 pub const SCALE: i32 = 400;
 // A side's squared units, each at most `QA * QA` times an output weight
-// (an `i16` of at most 1.98 `QB`), are summed in an `i32`.
+// (an `i16` of at most twice the output scale, which is at most `QB`: both
+// checked by `Network::new`), are summed in an `i32`.
 const _: () = assert!((HIDDEN as i64) * (QA as i64 * QA as i64) * (2 * QB as i64) < i32::MAX as i64);
-const MAGIC: &[u8; 8] = b"PRTNNUE2";
+const MAGIC: &[u8; 8] = b"PRTNNUE3";
+/// The second form: no output scale word.
+const MAGIC_SECOND: &[u8; 8] = b"PRTNNUE2";
 /// The first form of the file: no activation word, units clipped.
 const MAGIC_CLIPPED: &[u8; 8] = b"PRTNNUE1";
 
@@ -105,6 +115,8 @@ pub struct Network {
     /// The side to move's units, then the other side's.
     pub(crate) output_weights: [[i16; HIDDEN]; 2],
     pub(crate) output_bias: i32,
+    /// What the output's weights are kept times: 1 to [`QB`].
+    pub(crate) output_scale: i32,
     /// A hash of the weights, told into the evaluation cache's key of a
     /// position this network evaluated: the cache outlives a search, and
     /// the next may evaluate with another network (`EvalFile`) or none.
@@ -147,7 +159,8 @@ pub fn input(
 
 impl Network {
     /// A network from its parts, in the integers it keeps (see the module
-    /// comment); `hidden_weights` has `2 * kinds * cells` inputs.
+    /// comment); `hidden_weights` has `2 * kinds * cells` inputs, and the
+    /// output's weights are within twice `output_scale` (1 to [`QB`]).
     #[allow(clippy::too_many_arguments)]
     pub fn new(
         kinds: usize,
@@ -158,12 +171,23 @@ impl Network {
         hidden_biases: [i16; HIDDEN],
         output_weights: [[i16; HIDDEN]; 2],
         output_bias: i32,
+        output_scale: i32,
     ) -> Result<Network, NetworkError> {
         if kinds == 0 || cells == 0 || hidden_weights.len() != 2 * kinds * cells {
             return Err(NetworkError(format!(
                 "{} inputs where {kinds} kinds on {cells} cells need {}",
                 hidden_weights.len(),
                 2 * kinds * cells
+            )));
+        }
+        if !(1..=QB).contains(&output_scale) {
+            return Err(NetworkError(format!(
+                "an output scale of {output_scale} where 1 to {QB} was expected"
+            )));
+        }
+        if let Some(w) = output_weights.iter().flatten().find(|w| i32::from(w.unsigned_abs()) > 2 * output_scale) {
+            return Err(NetworkError(format!(
+                "an output weight of {w}, beyond twice the output scale ({output_scale})"
             )));
         }
         let mut net = Network {
@@ -175,6 +199,7 @@ impl Network {
             hidden_biases,
             output_weights,
             output_bias,
+            output_scale,
             key: 0,
         };
         // FNV-1a over the file's bytes; never 0, the key of no network.
@@ -214,12 +239,15 @@ impl Network {
             at += n;
             Ok(part)
         };
-        let first_form = match take(MAGIC.len()) {
-            Ok(m) if m == MAGIC => false,
-            Ok(m) if m == MAGIC_CLIPPED => true,
+        // How many of the words after on_top (activation, output scale)
+        // the file's form has.
+        let later_words = match take(MAGIC.len()) {
+            Ok(m) if m == MAGIC => 2,
+            Ok(m) if m == MAGIC_SECOND => 1,
+            Ok(m) if m == MAGIC_CLIPPED => 0,
             _ => {
                 return Err(NetworkError(
-                    "not a Protean network file (it does not start with PRTNNUE2 or PRTNNUE1)".into(),
+                    "not a Protean network file (it does not start with PRTNNUE3, PRTNNUE2 or PRTNNUE1)".into(),
                 ))
             }
         };
@@ -227,7 +255,8 @@ impl Network {
             Ok(u32::from_le_bytes(take(4)?.try_into().expect("four bytes")) as usize)
         };
         let (kinds, cells, hidden, on_top) = (word()?, word()?, word()?, word()?);
-        let activation = if first_form { 0 } else { word()? };
+        let activation = if later_words >= 1 { word()? } else { 0 };
+        let output_scale = if later_words >= 2 { word()? } else { QB_EARLIER_FORMS as usize };
         let activation = *Activation::ALL.get(activation).ok_or_else(|| {
             NetworkError(format!(
                 "activation {activation} where 0 (clipped) or 1 (clipped and squared) was expected"
@@ -275,13 +304,14 @@ impl Network {
             hidden_biases,
             output_weights,
             output_bias,
+            i32::try_from(output_scale).unwrap_or(i32::MAX),
         )
     }
 
     /// The network as a file.
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = MAGIC.to_vec();
-        for n in [self.kinds, self.cells, HIDDEN, self.on_top as usize, self.activation as usize] {
+        for n in [self.kinds, self.cells, HIDDEN, self.on_top as usize, self.activation as usize, self.output_scale as usize] {
             out.extend((n as u32).to_le_bytes());
         }
         let units = self
@@ -324,9 +354,9 @@ impl Network {
                 Activation::Clipped => units
                     .map(|(&s, &w)| (s as i32).clamp(0, QA) * w as i32)
                     .sum::<i32>(),
-                // In `QA * QA * QB` a unit (a side's units at most
-                // `HIDDEN * 255 * 255 * 127`, inside an `i32`, asserted
-                // where `QA` is) until the division brings them to `QA * QB`.
+                // In `QA * QA` times the output scale a unit (a side's
+                // units inside an `i32`, asserted where `QB` is) until the
+                // division brings them to `QA` times it.
                 Activation::Squared => {
                     units
                         .map(|(&s, &w)| {
@@ -338,7 +368,7 @@ impl Network {
                 }
             };
         }
-        (output + self.output_bias) * SCALE / (QA * QB)
+        (output + self.output_bias) * SCALE / (QA * self.output_scale)
     }
 
     /// Brings `accumulator`'s sums to `pos`: from nothing where it holds
@@ -465,6 +495,23 @@ mod tests {
             hidden_biases,
             [units(120), units(120)],
             1234,
+            QB,
+        )
+        .unwrap()
+    }
+
+    /// `net` with its output's weights read at another scale.
+    fn at_scale(net: &Network, output_scale: i32) -> Network {
+        Network::new(
+            net.kinds,
+            net.cells,
+            net.on_top,
+            net.activation,
+            net.hidden_weights.clone(),
+            net.hidden_biases,
+            net.output_weights,
+            net.output_bias,
+            output_scale,
         )
         .unwrap()
     }
@@ -507,11 +554,11 @@ mod tests {
             .map(|(h, w)| {
                 h.iter()
                     .zip(w)
-                    .map(|(u, &w)| u * w as f64 / QB as f64)
+                    .map(|(u, &w)| u * w as f64 / net.output_scale as f64)
                     .sum::<f64>()
             })
             .sum();
-        (out + net.output_bias as f64 / (QA * QB) as f64) * SCALE as f64
+        (out + net.output_bias as f64 / (QA * net.output_scale) as f64) * SCALE as f64
     }
 
     #[test]
@@ -617,7 +664,7 @@ mod tests {
         assert!(Network::from_bytes(b"PRTNNUE0")
             .unwrap_err()
             .0
-            .contains("PRTNNUE2"));
+            .contains("PRTNNUE3"));
         let mut wide = bytes.clone();
         wide[16..20].copy_from_slice(&256u32.to_le_bytes());
         assert!(Network::from_bytes(&wide)
@@ -640,11 +687,30 @@ mod tests {
             .unwrap_err()
             .0
             .contains("activation 2"));
-        // The first form: no activation word, and its units clipped.
+        let mut scaled = bytes.clone();
+        scaled[28..32].copy_from_slice(&64u32.to_le_bytes());
+        assert_eq!(Network::from_bytes(&scaled).unwrap(), at_scale(&net, 64));
+        for bad in [0, QB + 1] {
+            scaled[28..32].copy_from_slice(&(bad as u32).to_le_bytes());
+            let e = Network::from_bytes(&scaled).unwrap_err().0;
+            assert!(e.contains(&format!("output scale of {bad}")), "{e}");
+        }
+        // The output's weights reach 120 here: beyond twice a scale of 59.
+        scaled[28..32].copy_from_slice(&59u32.to_le_bytes());
+        assert!(Network::from_bytes(&scaled)
+            .unwrap_err()
+            .0
+            .contains("beyond twice the output scale (59)"));
+        // The earlier forms: no output scale word, their scale 64; the
+        // first without an activation word either, its units clipped.
+        let mut second = b"PRTNNUE2".to_vec();
+        second.extend(&bytes[8..28]);
+        second.extend(&bytes[32..]);
+        assert_eq!(Network::from_bytes(&second).unwrap(), at_scale(&net, 64));
         let mut first = b"PRTNNUE1".to_vec();
         first.extend(&bytes[8..24]);
-        first.extend(&bytes[28..]);
-        assert_eq!(Network::from_bytes(&first).unwrap(), net);
+        first.extend(&bytes[32..]);
+        assert_eq!(Network::from_bytes(&first).unwrap(), at_scale(&net, 64));
         // A network of 6 kinds on 64 cells fits standard chess, not Perfect Chess.
         let rules = AnyRules::by_name("perfect").unwrap();
         protean_rules::with_position!(&rules.start(), p => assert!(!net.fits(p.rules())));

@@ -18,7 +18,8 @@ use protean_rules::{Bitboard, Color, Position};
 /// The hidden layer's weights and biases stay within this, so that its
 /// sums fit the `i16`s they are kept in (see `nnue`).
 const HIDDEN_LIMIT: f32 = 1.98;
-/// The output's weights stay within this (kept times `QB` in an `i16`).
+/// The output's weights stay within this (kept times `QB` in an `i16`,
+/// and within twice that, as `Network::new` asks).
 const OUTPUT_LIMIT: f32 = 1.98;
 
 /// Positions as the network's inputs, with their targets.
@@ -195,8 +196,8 @@ impl FloatNetwork {
             activation: net.activation,
             hidden_weights: net.hidden_weights.iter().flat_map(|column| floats(column, QA)).collect(),
             hidden_biases: floats(&net.hidden_biases, QA).collect(),
-            output_weights: net.output_weights.iter().flat_map(|units| floats(units, QB)).collect(),
-            output_bias: net.output_bias as f32 / (QA * QB) as f32,
+            output_weights: net.output_weights.iter().flat_map(|units| floats(units, net.output_scale)).collect(),
+            output_bias: net.output_bias as f32 / (QA * net.output_scale) as f32,
         }
     }
 
@@ -330,6 +331,7 @@ impl FloatNetwork {
             units(&self.hidden_biases, QA),
             output_weights,
             output_bias,
+            QB,
         )
     }
 }
