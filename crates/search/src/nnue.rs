@@ -46,7 +46,8 @@ pub const HIDDEN: usize = 128;
 /// The hidden layer's weights and biases are kept times this, and a unit
 /// is clipped to `0..=QA`.
 pub const QA: i32 = 255;
-/// The output layer's weights are kept times this.
+/// The output layer's weights are kept times this in the files written
+/// now (each file says its own scale), and no file's scale is above it.
 pub const QB: i32 = 128;
 /// The output scale of the files written before it was a word of the
 /// file. A squared unit's rounding at this scale cost a network 0.56% of

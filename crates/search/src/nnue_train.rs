@@ -570,7 +570,7 @@ mod tests {
         assert_near_material(&net, &validation, &material);
         // Rounded to integers, the same evaluations within a few centipawns
         // (more for squared units: a unit's rounding grows with its
-        // square's slope, up to twice, and the output's weights, in 64ths,
+        // square's slope, up to twice, and the output's weights, in `QB`ths,
         // weigh the larger squares a network of them learns).
         let exact = net.quantized().unwrap();
         let slack = match activation {
