@@ -63,7 +63,19 @@ def test_xboard_plays_perfect_chess_to_the_end(tmp_path):
     variant = ref.load_perfect()
     moves = replay(variant, tags["FEN"], tokens)
     assert moves is not None, f"an illegal move in {tokens}"
-    # A decisive result must be mate on the board XBoard reached.
+    # A decisive result must be mate on the board XBoard reached; where it
+    # is not, XBoard's reason (its last comment) and the end of its log say
+    # what happened instead (a clock, an illegal move, an engine's exit).
     final = pyffish.get_fen(variant, tags["FEN"], moves)
+    reason = re.findall(r"\{([^}]*)\}", pgn)[-1]
+    log = pgn_path.with_suffix(".debug")
+    tail = "\n".join(log.read_text(errors="replace").splitlines()[-40:]) if log.exists() else ""
     if result != "1/2-1/2":
-        assert pyffish.legal_moves(variant, final, []) == [] and pyffish.gives_check(variant, final, [])
+        mated = pyffish.legal_moves(variant, final, []) == [] and pyffish.gives_check(variant, final, [])
+        assert mated, f"{result} {{{reason}}} without mate at {final}\n{tail}"
+    elif "agreed" in reason:
+        # Agreed on the engines' offer: only where the placement came back
+        # a third time (Perfect Chess's repetition, which XBoard's whole
+        # positions do not see).
+        placements = [pyffish.get_fen(variant, tags["FEN"], moves[:i]).split()[0] for i in range(len(moves) + 1)]
+        assert placements.count(placements[-1]) >= 3, f"{{{reason}}} at {final}\n{tail}"

@@ -19,7 +19,7 @@ use crate::output::Output;
 use crate::perft::Perft;
 use crate::{read_eval_file, BUILT_IN_NETWORKS};
 use protean_rules::notation::castling_in_san;
-use protean_rules::variant::Role;
+use protean_rules::variant::{Repetition, Role};
 use protean_rules::{variants, with_position, AnyPosition, AnyRules, Bitboard, Color, MoveError, Position};
 use protean_search::{AfterMove, Engine, Limits, Listener, Options, Score};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -139,7 +139,15 @@ impl XBoard {
         let line = line.trim();
         let (command, rest) = line.split_once(' ').map_or((line, ""), |(c, r)| (c, r.trim()));
         match command {
-            "" | "xboard" | "accepted" | "rejected" | "computer" | "name" | "rating" | "random" | "ics" | "draw" | "put" | "hover" => {}
+            "" | "xboard" | "accepted" | "rejected" | "computer" | "name" | "rating" | "random" | "ics" | "put" | "hover" => {}
+            // The opponent offers a draw: taken where the rules already
+            // drew the game (a repetition XBoard did not see, `Claim`).
+            "draw" => {
+                self.apply_played();
+                if self.position.clone().outcome().is_some_and(|o| o.result() == "1/2-1/2") {
+                    self.out.line("offer draw");
+                }
+            }
             "protover" => self.features(),
             "new" => {
                 self.abort_search();
@@ -456,14 +464,21 @@ impl XBoard {
     fn think(&mut self) {
         self.abort_search();
         self.discard.store(false, Ordering::SeqCst);
+        let repetitions = self.whole_positions();
         if let Some(outcome) = self.position.clone().outcome() {
+            if self.mode == Mode::Analyze {
+                return;
+            }
             // The game is over by the rules: say so, as the protocol lets
             // an engine claim a result, instead of leaving XBoard waiting
             // for a move (it waited for ever on a threefold repetition).
-            if self.mode != Mode::Analyze {
-                self.out.line(&result_claim(outcome));
+            // A repetition XBoard cannot see is offered as a draw instead,
+            // and the game goes on until it is taken.
+            let before = &repetitions[..repetitions.len().saturating_sub(1)];
+            match claim(outcome, &self.position, before) {
+                Claim::Result(line) => return self.out.line(&line),
+                Claim::OfferDraw => self.out.line("offer draw"),
             }
-            return;
         }
         let limits = self.limits();
         let analyzing = self.mode == Mode::Analyze;
@@ -498,7 +513,10 @@ impl XBoard {
             let mut after = root.clone();
             after.make(best);
             if let Some(end) = after.outcome() {
-                out.line(&result_claim(end));
+                match claim(end, &after, &repetitions) {
+                    Claim::Result(line) => out.line(&line),
+                    Claim::OfferDraw => out.line("offer draw"),
+                }
                 return AfterMove::Done;
             }
             let (Some(r), Some(text)) = (outcome.ponder, reply) else { return AfterMove::Done };
@@ -516,6 +534,25 @@ impl XBoard {
         self.engine.set_position(self.position.clone());
         self.engine.set_options(self.options.clone());
         self.engine.go(limits, Listener { info: Box::new(info), best_move: Box::new(best_move) });
+    }
+
+    /// The whole positions of the game, the current one last, where the
+    /// variant compares placement only for repetition (see `Claim`);
+    /// nothing elsewhere.
+    fn whole_positions(&self) -> Vec<String> {
+        if self.rules.variant().draws.repetition != Repetition::Placement {
+            return Vec::new();
+        }
+        let mut position = self.start.clone();
+        let mut seen = Vec::with_capacity(self.moves.len());
+        for m in &self.moves {
+            seen.push(whole_position(&position));
+            if position.play(m).is_err() {
+                break;
+            }
+        }
+        seen.push(whole_position(&self.position));
+        seen
     }
 
     /// Waits for a game search to announce its move (so `ping` answers
@@ -571,6 +608,38 @@ impl XBoard {
         lock(&self.expected).take();
         self.apply_played();
     }
+}
+
+/// How the engine tells XBoard that the rules ended the game.
+enum Claim {
+    /// `1/2-1/2 {Draw by repetition}`, `1-0 {White mates}`.
+    Result(String),
+    /// A repetition XBoard would refuse as a claim: its count compares
+    /// whole positions (side to move and rights as well), where Perfect
+    /// Chess's compares the placement only, and a refused claim forfeits
+    /// the game. Offered as a draw instead: another Protean takes it
+    /// (`draw`), and against anyone else the game goes on.
+    OfferDraw,
+}
+
+/// The claim for `outcome`, reached in `position`; `game` holds the whole
+/// positions of the game before it (`XBoard::whole_positions`), or nothing
+/// where the variant's repetition is FIDE's.
+fn claim(outcome: protean_rules::Outcome, position: &AnyPosition, game: &[String]) -> Claim {
+    let placement_only = position.variant().draws.repetition == Repetition::Placement;
+    if outcome == protean_rules::Outcome::Repetition && placement_only {
+        let now = whole_position(position);
+        if game.iter().filter(|p| **p == now).count() + 1 < 3 {
+            return Claim::OfferDraw;
+        }
+    }
+    Claim::Result(result_claim(outcome))
+}
+
+/// A position as XBoard compares them for repetition: the FEN without its
+/// move counters.
+fn whole_position(position: &AnyPosition) -> String {
+    position.fen().split_whitespace().take(4).collect::<Vec<_>>().join(" ")
 }
 
 /// XBoard's result line for a game the rules ended: `1/2-1/2 {Draw by

@@ -288,13 +288,7 @@ fn a_game_over_by_the_rules_is_claimed_not_left_waiting() {
     // move for ever (a GUI game hung so).
     let mut s = session();
     s.send("new");
-    s.send("force");
-    for m in ["g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1", "f6g8"] {
-        s.send(&format!("usermove {m}"));
-    }
-    s.take();
-    s.send("go");
-    assert_eq!(s.take(), "1/2-1/2 {Draw by repetition}\n");
+    assert_knights_shuffled_to_a_claim(&mut s, ["g1f3", "g8f6", "f3g1", "f6g8"]);
     // The engine's own move that mates is followed by the claim.
     s.send("new");
     s.send("force");
@@ -303,4 +297,52 @@ fn a_game_over_by_the_rules_is_claimed_not_left_waiting() {
     s.send("go");
     s.wait_for("1-0 {White mates}", MOVE_WAIT);
     assert!(s.text().contains("move a1a8\n"), "{}", s.text());
+}
+
+#[test]
+fn a_repetition_of_placement_only_is_offered_as_a_draw_not_claimed() {
+    // Perfect Chess repeats by placement (rule 6.3), XBoard by whole
+    // positions, and a claim XBoard cannot verify forfeits the game (a GUI
+    // game was lost so): the kings' triangle below brings the placement of
+    // the first position back a third time, the whole position a second.
+    let mut s = session();
+    s.send("new");
+    s.send("variant perfect");
+    s.send("force");
+    s.send("setboard 9/9/9/2k6/p1p6/2P6/K8/9/9 b - - 0 1");
+    for m in ["c6b6", "a3b3", "b6c6", "b3a3", "c6b7", "a3b3", "b7b6", "b3a3", "b6a6", "a3b3", "a6b6"] {
+        s.send(&format!("usermove {m}"));
+    }
+    s.take();
+    // Asked to move, the engine offers the draw and plays on.
+    s.send("st 0.2");
+    s.send("go");
+    s.wait_for("move ", MOVE_WAIT);
+    s.send("force");
+    s.send("ping 1");
+    s.wait_for("pong 1", MOVE_WAIT);
+    let told = s.take();
+    assert!(told.starts_with("offer draw\nmove ") && !told.contains("1/2-1/2"), "{told}");
+    // Offered the draw where the rules drew the game, it takes it.
+    s.send("undo");
+    s.take();
+    s.send("draw");
+    assert_eq!(s.take(), "offer draw\n");
+    // Where the whole position came back three times, XBoard sees it too:
+    // claimed as in standard chess.
+    s.send("new");
+    s.send("variant perfect");
+    assert_knights_shuffled_to_a_claim(&mut s, ["b1c3", "b9c7", "c3b1", "c7b9"]);
+}
+
+/// Plays the knights' round trip `shuffle` twice in force mode: the start
+/// position a third time, which the engine told to move claims.
+fn assert_knights_shuffled_to_a_claim(s: &mut Session<XBoard>, shuffle: [&str; 4]) {
+    s.send("force");
+    for m in shuffle.iter().chain(&shuffle) {
+        s.send(&format!("usermove {m}"));
+    }
+    s.take();
+    s.send("go");
+    assert_eq!(s.take(), "1/2-1/2 {Draw by repetition}\n");
 }
