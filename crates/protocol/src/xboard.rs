@@ -464,7 +464,6 @@ impl XBoard {
     fn think(&mut self) {
         self.abort_search();
         self.discard.store(false, Ordering::SeqCst);
-        let repetitions = self.whole_positions();
         if let Some(outcome) = self.position.clone().outcome() {
             if self.mode == Mode::Analyze {
                 return;
@@ -474,8 +473,7 @@ impl XBoard {
             // for a move (it waited for ever on a threefold repetition).
             // A repetition XBoard cannot see is offered as a draw instead,
             // and the game goes on until it is taken.
-            let before = &repetitions[..repetitions.len().saturating_sub(1)];
-            match claim(outcome, &self.position, before) {
+            match claim(outcome, &self.start, &self.moves) {
                 Claim::Result(line) => return self.out.line(&line),
                 Claim::OfferDraw => self.out.line("offer draw"),
             }
@@ -494,6 +492,9 @@ impl XBoard {
             }
         };
         let out = self.out.clone();
+        // The game so far, for a claim after the engine's move (`claim`);
+        // a ponder search's root lies two moves further on.
+        let (start, mut game) = (self.start.clone(), self.moves.clone());
         let played = self.played_tx.clone();
         let (discard, ponder, expected) = (self.discard.clone(), self.ponder.clone(), self.expected.clone());
         let best_move = move |root: &AnyPosition, outcome: &protean_search::Outcome| {
@@ -508,12 +509,13 @@ impl XBoard {
             let shown = castling_as_o_o(root, &text).unwrap_or_else(|| text.clone());
             let reply = outcome.ponder.map(|r| root.reply_text(best, r));
             // Queue first, then announce: see the module comment.
-            let _ = played.send((text, reply.clone()));
+            let _ = played.send((text.clone(), reply.clone()));
             out.line(&format!("move {shown}"));
             let mut after = root.clone();
             after.make(best);
+            game.push(text);
             if let Some(end) = after.outcome() {
-                match claim(end, &after, &repetitions) {
+                match claim(end, &start, &game) {
                     Claim::Result(line) => out.line(&line),
                     Claim::OfferDraw => out.line("offer draw"),
                 }
@@ -528,31 +530,13 @@ impl XBoard {
             if next.outcome().is_some() {
                 return AfterMove::Done;
             }
+            game.push(text.clone());
             *lock(&expected) = Some(text);
             AfterMove::Ponder(Box::new(next))
         };
         self.engine.set_position(self.position.clone());
         self.engine.set_options(self.options.clone());
         self.engine.go(limits, Listener { info: Box::new(info), best_move: Box::new(best_move) });
-    }
-
-    /// The whole positions of the game, the current one last, where the
-    /// variant compares placement only for repetition (see `Claim`);
-    /// nothing elsewhere.
-    fn whole_positions(&self) -> Vec<String> {
-        if self.rules.variant().draws.repetition != Repetition::Placement {
-            return Vec::new();
-        }
-        let mut position = self.start.clone();
-        let mut seen = Vec::with_capacity(self.moves.len());
-        for m in &self.moves {
-            seen.push(whole_position(&position));
-            if position.play(m).is_err() {
-                break;
-            }
-        }
-        seen.push(whole_position(&self.position));
-        seen
     }
 
     /// Waits for a game search to announce its move (so `ping` answers
@@ -622,18 +606,29 @@ enum Claim {
     OfferDraw,
 }
 
-/// The claim for `outcome`, reached in `position`; `game` holds the whole
-/// positions of the game before it (`XBoard::whole_positions`), or nothing
-/// where the variant's repetition is FIDE's.
-fn claim(outcome: protean_rules::Outcome, position: &AnyPosition, game: &[String]) -> Claim {
-    let placement_only = position.variant().draws.repetition == Repetition::Placement;
-    if outcome == protean_rules::Outcome::Repetition && placement_only {
-        let now = whole_position(position);
-        if game.iter().filter(|p| **p == now).count() + 1 < 3 {
-            return Claim::OfferDraw;
-        }
+/// The claim for `outcome`, reached by `moves` from `start`.
+fn claim(outcome: protean_rules::Outcome, start: &AnyPosition, moves: &[String]) -> Claim {
+    let placement_only = start.variant().draws.repetition == Repetition::Placement;
+    if outcome == protean_rules::Outcome::Repetition && placement_only && whole_repetitions(start, moves) < 3 {
+        return Claim::OfferDraw;
     }
     Claim::Result(result_claim(outcome))
+}
+
+/// How many times the position `moves` reach from `start` stands in the
+/// game, itself counted, compared as XBoard compares positions: by the FEN
+/// without its move counters.
+fn whole_repetitions(start: &AnyPosition, moves: &[String]) -> usize {
+    let mut position = start.clone();
+    let mut seen = vec![whole_position(&position)];
+    for m in moves {
+        if position.play(m).is_err() {
+            break;
+        }
+        seen.push(whole_position(&position));
+    }
+    let now = seen.last().cloned().unwrap_or_default();
+    seen.iter().filter(|p| **p == now).count()
 }
 
 /// A position as XBoard compares them for repetition: the FEN without its
