@@ -143,7 +143,6 @@ impl XBoard {
             // The opponent offers a draw: taken where the rules already
             // drew the game (a repetition XBoard did not see, `Claim`).
             "draw" => {
-                self.apply_played();
                 if self.position.clone().outcome().is_some_and(|o| o.result() == "1/2-1/2") {
                     self.out.line("offer draw");
                 }
