@@ -472,9 +472,10 @@ impl XBoard {
             // for a move (it waited for ever on a threefold repetition).
             // A repetition XBoard cannot see is offered as a draw instead,
             // and the game goes on until it is taken.
-            match claim(outcome, &self.start, &self.moves) {
-                Claim::Result(line) => return self.out.line(&line),
-                Claim::OfferDraw => self.out.line("offer draw"),
+            let claim = claim(outcome, &self.start, &self.moves);
+            self.out.line(claim.line());
+            if let Claim::Result(_) = claim {
+                return;
             }
         }
         let limits = self.limits();
@@ -514,10 +515,7 @@ impl XBoard {
             after.make(best);
             game.push(text);
             if let Some(end) = after.outcome() {
-                match claim(end, &start, &game) {
-                    Claim::Result(line) => out.line(&line),
-                    Claim::OfferDraw => out.line("offer draw"),
-                }
+                out.line(claim(end, &start, &game).line());
                 return AfterMove::Done;
             }
             let (Some(r), Some(text)) = (outcome.ponder, reply) else { return AfterMove::Done };
@@ -605,6 +603,16 @@ enum Claim {
     OfferDraw,
 }
 
+impl Claim {
+    /// What the engine sends.
+    fn line(&self) -> &str {
+        match self {
+            Claim::Result(line) => line,
+            Claim::OfferDraw => "offer draw",
+        }
+    }
+}
+
 /// The claim for `outcome`, reached by `moves` from `start`.
 fn claim(outcome: protean_rules::Outcome, start: &AnyPosition, moves: &[String]) -> Claim {
     let placement_only = start.variant().draws.repetition == Repetition::Placement;
@@ -626,8 +634,8 @@ fn whole_repetitions(start: &AnyPosition, moves: &[String]) -> usize {
         }
         seen.push(whole_position(&position));
     }
-    let now = seen.last().cloned().unwrap_or_default();
-    seen.iter().filter(|p| **p == now).count()
+    let now = seen.last().expect("the start at least");
+    seen.iter().filter(|p| *p == now).count()
 }
 
 /// A position as XBoard compares them for repetition: the FEN without its
