@@ -127,12 +127,6 @@ pub(crate) fn legal_hash_move<B: Bitboard>(pos: &mut Position<B>, p: PackedMove)
     unpack(p).filter(|&m| pos.is_legal_move(m, &safety))
 }
 
-/// Whether a capture's order score (see `noisy_score`) says that it loses
-/// material by static exchange.
-pub(crate) fn is_losing_capture(score: i32) -> bool {
-    score < GOOD_NOISY_FLOOR
-}
-
 pub(crate) fn is_quiet(m: Move) -> bool {
     !m.is_capture() && m.promotion().is_none()
 }
@@ -210,7 +204,7 @@ impl<B: Bitboard> MovePicker<B> {
                         // is the one scoring every exchange at once gives.
                         let m = self.moves[i];
                         if let Some((victim, attacker)) = capture_values(pos, m, t) {
-                            if attacker > victim && !see_at_least(pos, m, t, 0) {
+                            if loses_exchange(pos, m, t, victim, attacker) {
                                 self.scores[i] = capture_score(victim, attacker, true);
                                 continue;
                             }
@@ -284,7 +278,7 @@ impl<B: Bitboard> MovePicker<B> {
     pub fn score_all(&mut self, pos: &Position<B>, t: &EvalTables<B>, history: &dyn Fn(&Position<B>, Move) -> i32) {
         self.scores.clear();
         for &m in self.moves.iter() {
-            self.scores.push(order_score(pos, m, self.packed_hash, &self.killers, t, history));
+            self.scores.push(order_score(pos, m, self.packed_hash, &self.killers, t, history, Exchange::Now));
         }
     }
 
@@ -330,11 +324,11 @@ impl<B: Bitboard> MovePicker<B> {
 
 /// Ordering score of any move: the hash move first, noisy moves (see
 /// `noisy_score`) with killers after promotions, quiet moves by history.
-pub(crate) fn order_score<B: Bitboard>(pos: &Position<B>, m: Move, hash: Option<PackedMove>, killers: &[Option<Move>; 2], t: &EvalTables<B>, history: &dyn Fn(&Position<B>, Move) -> i32) -> i32 {
+pub(crate) fn order_score<B: Bitboard>(pos: &Position<B>, m: Move, hash: Option<PackedMove>, killers: &[Option<Move>; 2], t: &EvalTables<B>, history: &dyn Fn(&Position<B>, Move) -> i32, exchange: Exchange) -> i32 {
     if hash.is_some() && Some(pack(m, pos.tiles_move())) == hash {
         i32::MAX
     } else if !is_quiet(m) {
-        noisy_score(pos, m, t, history, Exchange::Now)
+        noisy_score(pos, m, t, history, exchange)
     } else if killers[0] == Some(m) {
         KILLER
     } else if killers[1] == Some(m) {
@@ -347,7 +341,7 @@ pub(crate) fn order_score<B: Bitboard>(pos: &Position<B>, m: Move, hash: Option<
 /// Whether a noisy move's order score is decided by static exchange: a
 /// capture by a piece worth more than its victim.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Exchange {
+pub(crate) enum Exchange {
     /// Look at the exchange now.
     Now,
     /// Score the capture as if it did not lose; the caller looks at the
@@ -363,6 +357,19 @@ fn capture_values<B: Bitboard>(pos: &Position<B>, m: Move, t: &EvalTables<B>) ->
     Some((victim, attacker))
 }
 
+/// Whether capture `m`, of a victim worth `victim` by a piece worth
+/// `attacker`, loses material by static exchange. A piece worth no more
+/// than its victim cannot.
+fn loses_exchange<B: Bitboard>(pos: &Position<B>, m: Move, t: &EvalTables<B>, victim: i32, attacker: i32) -> bool {
+    attacker > victim && !see_at_least(pos, m, t, 0)
+}
+
+/// Whether capture `m` loses material by static exchange (a capture
+/// scored with [`Exchange::Later`] is looked at so when it is reached).
+pub(crate) fn capture_loses<B: Bitboard>(pos: &Position<B>, m: Move, t: &EvalTables<B>) -> bool {
+    capture_values(pos, m, t).is_some_and(|(victim, attacker)| loses_exchange(pos, m, t, victim, attacker))
+}
+
 /// A capture's order score: by most valuable victim and least valuable
 /// attacker, among the captures that do not lose or among those that do.
 fn capture_score(victim: i32, attacker: i32, loses: bool) -> i32 {
@@ -376,8 +383,7 @@ fn capture_score(victim: i32, attacker: i32, loses: bool) -> i32 {
 /// that lose last.
 fn noisy_score<B: Bitboard>(pos: &Position<B>, m: Move, t: &EvalTables<B>, history: &dyn Fn(&Position<B>, Move) -> i32, exchange: Exchange) -> i32 {
     if let Some((victim, attacker)) = capture_values(pos, m, t) {
-        // A piece worth no more than its victim cannot lose by the exchange.
-        let loses = attacker > victim && exchange == Exchange::Now && !see_at_least(pos, m, t, 0);
+        let loses = exchange == Exchange::Now && loses_exchange(pos, m, t, victim, attacker);
         return capture_score(victim, attacker, loses);
     }
     if let Some(k) = m.promotion() {

@@ -22,7 +22,7 @@
 use crate::evaluate::{evaluate_cached, EvalTables};
 use crate::nnue::{Accumulator, Network};
 use crate::history::Context;
-use crate::move_picker::{is_losing_capture, is_quiet, legal_hash_move, order_score, pack, MovePicker, Picking};
+use crate::move_picker::{capture_loses, is_quiet, legal_hash_move, order_score, pack, Exchange, MovePicker, Picking};
 use crate::see::{quiet_see_at_least, see_at_least};
 use crate::time::{Deadline, Limits};
 use crate::tt::{prefetch, Bound, Entry, TranspositionTable};
@@ -680,22 +680,27 @@ impl<'a, B: Bitboard> Worker<'a, B> {
         let mut order = std::mem::take(&mut self.data.stack[ply].ordered);
         order.clear();
         let (histories, killers) = (&self.data.histories, &self.data.stack[ply].killers);
-        order.extend(moves.iter().map(|&m| (order_score(&self.pos, m, None, killers, &t, &|p, m| histories.quiet(p, m, &[None, None])), m)));
+        // Out of check a losing capture is never searched, so its exchange
+        // is looked at only when it is reached (and not at all behind a
+        // cutoff or delta pruning); the captures that are searched come in
+        // the same order. In check every move is searched, losing captures
+        // last.
+        let exchange = if in_check { Exchange::Now } else { Exchange::Later };
+        order.extend(moves.iter().map(|&m| (order_score(&self.pos, m, None, killers, &t, &|p, m| histories.quiet(p, m, &[None, None]), exchange), m)));
         order.sort_unstable_by_key(|o| std::cmp::Reverse(o.0));
         let mut best = stand_pat;
-        for &(order_score, m) in &order {
+        for &(_, m) in &order {
             if !in_check && m.is_capture() {
-                // Delta pruning, then losing exchanges are not looked at:
-                // the order score tells them, but for a promotion, which it
-                // values by the pawn and the exchange by the new piece.
-                // The victim is weighed as the evaluation weighs it: by
+                // Delta pruning, then losing exchanges are not looked at
+                // (a promotion's exchange weighs the new piece). The
+                // victim is weighed as the evaluation weighs it: by
                 // exchange values a recapture of a queen would be pruned
                 // wherever the evaluation rates a queen above 1,120.
                 let victim = m.capture_cell().and_then(|c| self.pos.piece_at(c).map(|p| t.placed_worth(p.color(), p.kind(), c))).unwrap_or(0);
                 if m.promotion().is_none() && stand_pat + victim + 200 < alpha {
                     continue;
                 }
-                let loses = if m.promotion().is_some() { !see_at_least(&self.pos, m, &t, 0) } else { is_losing_capture(order_score) };
+                let loses = if m.promotion().is_some() { !see_at_least(&self.pos, m, &t, 0) } else { capture_loses(&self.pos, m, &t) };
                 if loses {
                     continue;
                 }
