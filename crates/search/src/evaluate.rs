@@ -537,24 +537,17 @@ fn side<B: Bitboard, T: Terms>(pos: &Position<B>, t: &EvalTables<B>, us: Color, 
     let their_king = pos.king(!us).filter(|_| safe_check);
     for kind in 0..rules.piece_types {
         let pieces = pos.pieces_of(us, kind);
-        if pieces.is_empty() || rules.roles[kind] == Role::Pawn {
+        let role = rules.roles[kind];
+        if pieces.is_empty() || role == Role::Pawn {
             continue;
         }
         // A kind's mobility and advance are summed over its pieces and
         // added once for the kind.
         let (mut mobility, mut advance) = (0, 0);
-        let victims = if lesser_attacks { theirs & pos.kinds_bb(t.worth_more[kind]) } else { B::EMPTY };
-        // The cells from which a piece of this kind attacks their king: what
-        // one of theirs on the king's cell takes, moving their way (the
-        // reverse of ours for any piece that differs only forward and back).
-        let check_cells = match their_king {
-            Some(king) if rules.roles[kind] == Role::Other => rules.targets(!us, kind, king, blockers, B::EMPTY, !B::EMPTY).1,
-            _ => B::EMPTY,
-        };
-        for cell in pieces.cells() {
-            advance += rank_advance[cell];
-            out.place(t, us, kind, cell);
-            if rules.roles[kind] == Role::Royal {
+        if role == Role::Royal {
+            for cell in pieces.cells() {
+                advance += rank_advance[cell];
+                out.place(t, us, kind, cell);
                 let shield = (t.king_ring[cell] & t.passed_span[us as usize][cell] & own_pawns).count() as i32;
                 out.count(us, scalar(Scalar::KingShield), shield);
                 if king_open_file {
@@ -563,9 +556,25 @@ fn side<B: Bitboard, T: Terms>(pos: &Position<B>, t: &EvalTables<B>, us: Color, 
                 }
                 attacked |= t.king_ring[cell];
                 reached |= t.king_ring[cell];
-            } else {
-                material += t.values[kind];
-                let (quiet, captures) = rules.targets(us, kind, cell, blockers, vacant, capturable);
+            }
+        } else {
+            let victims = if lesser_attacks { theirs & pos.kinds_bb(t.worth_more[kind]) } else { B::EMPTY };
+            // The cells from which a piece of this kind attacks their king: what
+            // one of theirs on the king's cell takes, moving their way (the
+            // reverse of ours for any piece that differs only forward and back).
+            let check_cells = match their_king {
+                Some(king) => rules.targets(!us, kind, king, blockers, B::EMPTY, !B::EMPTY).1,
+                None => B::EMPTY,
+            };
+            // Looked up once for the kind, not once a piece.
+            let moves = &*rules.moves[us as usize][kind];
+            let value = t.values[kind];
+            let on_open_file = open_file && t.file_riders[kind];
+            for cell in pieces.cells() {
+                advance += rank_advance[cell];
+                out.place(t, us, kind, cell);
+                material += value;
+                let (quiet, captures) = rules.targets_of(moves, cell, blockers, vacant, capturable);
                 attacked |= captures;
                 let reach = quiet | (captures & theirs);
                 reached |= quiet | captures;
@@ -575,7 +584,7 @@ fn side<B: Bitboard, T: Terms>(pos: &Position<B>, t: &EvalTables<B>, us: Color, 
                 if lesser_attacks {
                     threatened |= captures & victims;
                 }
-                if open_file && t.file_riders[kind] && (t.front_span[us as usize][cell] & own_pawns).is_empty() {
+                if on_open_file && (t.front_span[us as usize][cell] & own_pawns).is_empty() {
                     out.count(us, scalar(Scalar::OpenFile), 1);
                 }
                 if outpost
@@ -593,7 +602,7 @@ fn side<B: Bitboard, T: Terms>(pos: &Position<B>, t: &EvalTables<B>, us: Color, 
             }
         }
         out.add(us, per_kind(PerKind::Advance, kind), advance);
-        if rules.roles[kind] == Role::Other {
+        if role == Role::Other {
             out.count(us, per_kind(PerKind::Mobility, kind), mobility);
         }
         if bound_pair && t.colourbound[kind] && (pieces & t.light_cells).any() && (pieces & !t.light_cells).any() {
