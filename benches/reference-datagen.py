@@ -18,12 +18,17 @@ blends the scores into its targets if asked.
 
     benches/reference-datagen.py --variant perfect --games 3000 --out perfect.txt
         [--engine PATH] [--nodes 5000] [--random-plies 6] [--concurrency 2] [--seed 1]
-    benches/reference-datagen.py --variant standard --rescore OLD.txt --out NEW.txt
+    benches/reference-datagen.py --variant standard --rescore OLD.txt --out NEW.txt [--score-scale 1.45]
 
 --rescore reads data already made (datagen's, or this script's without
 scores) and writes each line with the engine's score of its position
 after it, searched afresh at --nodes, in the same order; a line whose
 position the engine sees a mate in keeps no score.
+
+--score-scale multiplies each score written (rounded to a centipawn):
+Stockfish's centipawns run about 1.45 times smaller than Protean's
+standard evaluation's units, and a network trained on them unscaled
+shrinks the scale the search's margins are set in.
 
 The engine: Fairy-Stockfish for Perfect Chess (target/fairy-stockfish,
 which benches/perfect-vs-fairy builds), with engine-tests/reference/
@@ -176,7 +181,12 @@ def one_game(game):
     start = opening(rng, BOOK, ARGS.random_plies)
     ENGINE.new_game()
     kept, result, how = play(ENGINE, start, ARGS.nodes, ARGS.max_plies)
-    return [f"{fen} [{result:.1f}] {score}" for fen, score in kept], how
+    return [f"{fen} [{result:.1f}] {written(score)}" for fen, score in kept], how
+
+
+def written(score):
+    """A score as the data file gets it: times --score-scale, rounded."""
+    return round(score * ARGS.score_scale)
 
 
 def score_line(line):
@@ -188,7 +198,7 @@ def score_line(line):
     _, (kind, value) = ENGINE.best(fen, [], ARGS.nodes)
     if kind != "cp":
         return head
-    return f"{head} {value if white_to_move(fen, []) else -value}"
+    return f"{head} {written(value if white_to_move(fen, []) else -value)}"
 
 
 def rescore(args, pool):
@@ -213,12 +223,16 @@ def main():
     parser.add_argument("--max-plies", type=int, default=400)
     parser.add_argument("--concurrency", type=int, default=1)
     parser.add_argument("--hash", type=int, default=16)
+    parser.add_argument("--score-scale", type=float, default=1.0,
+                        help="multiply each score written by this (Stockfish's centipawns times 1.45 are near Protean's units)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", required=True)
     args = parser.parse_args()
     args.engine = args.engine or str(VARIANTS[args.variant][2])
     if not Path(args.engine).exists():
         sys.exit(f"no engine at {args.engine} (benches/perfect-vs-fairy builds Fairy-Stockfish; apt-get install stockfish)")
+    if not args.score_scale > 0:
+        sys.exit(f"--score-scale must be above 0, not {args.score_scale}")
     if (args.games is None) == (args.rescore is None):
         sys.exit("give --games N to play games, or --rescore FILE to score a data file's positions")
     if args.rescore:

@@ -63,3 +63,28 @@ def test_rescoring_gives_each_position_stockfishs_score_for_white(tmp_path):
     neither = subprocess.run([sys.executable, str(SCRIPT), "--variant", "standard", "--engine", ref.stockfish_binary(),
                               "--out", str(new)], capture_output=True, text=True, timeout=60)
     assert neither.returncode != 0 and "--games N" in neither.stderr
+
+
+def test_score_scale_multiplies_each_score_written(tmp_path):
+    """--score-scale 2 writes twice the score of the same search (one
+    engine, the same lines in the same order, so the same searches), and
+    a scale that is not above zero is named and nothing is written."""
+    old = tmp_path / "old.txt"
+    old.write_text("4k3/8/8/8/8/8/3Q4/4K3 w - - 0 1 [1.0]\nr3k3/8/8/8/8/8/3Q4/4K3 b - - 0 1 [0.5]\n")
+
+    def rescored(*extra):
+        new = tmp_path / "new.txt"
+        run = subprocess.run(
+            [sys.executable, str(SCRIPT), "--variant", "standard", "--engine", ref.stockfish_binary(),
+             "--rescore", str(old), "--nodes", "300", "--concurrency", "1", "--out", str(new), *extra],
+            capture_output=True, text=True, timeout=120)
+        assert run.returncode == 0, run.stderr
+        return [int(line.rsplit("] ", 1)[1]) for line in new.read_text().splitlines()]
+
+    plain, doubled = rescored(), rescored("--score-scale", "2")
+    assert doubled == [2 * score for score in plain] and plain[0] != 0, (plain, doubled)
+    bad = subprocess.run([sys.executable, str(SCRIPT), "--variant", "standard", "--engine", ref.stockfish_binary(),
+                          "--rescore", str(old), "--score-scale", "0", "--out", str(tmp_path / "bad.txt")],
+                         capture_output=True, text=True, timeout=60)
+    assert bad.returncode != 0 and "--score-scale" in bad.stderr
+    assert not (tmp_path / "bad.txt").exists()
