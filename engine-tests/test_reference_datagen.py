@@ -14,12 +14,15 @@ import references as ref
 SCRIPT = ref.ROOT / "benches" / "reference-datagen.py"
 
 
+def reference_datagen(*args, timeout=120):
+    """The script run for standard chess with Stockfish, and what it did."""
+    return subprocess.run([sys.executable, str(SCRIPT), "--variant", "standard", "--engine", ref.stockfish_binary(), *args],
+                          capture_output=True, text=True, timeout=timeout)
+
+
 def test_stockfish_games_are_data_protean_tune_reads(tmp_path):
     data = tmp_path / "standard.txt"
-    run = subprocess.run(
-        [sys.executable, str(SCRIPT), "--variant", "standard", "--engine", ref.stockfish_binary(),
-         "--games", "2", "--nodes", "500", "--concurrency", "2", "--out", str(data)],
-        capture_output=True, text=True, timeout=300)
+    run = reference_datagen("--games", "2", "--nodes", "500", "--concurrency", "2", "--out", str(data), timeout=300)
     assert run.returncode == 0, run.stderr
     assert "2/2 games" in run.stderr and "ended: " in run.stderr
     lines = data.read_text().splitlines()
@@ -50,18 +53,14 @@ def test_rescoring_gives_each_position_stockfishs_score_for_white(tmp_path):
     ]
     old, new = tmp_path / "old.txt", tmp_path / "new.txt"
     old.write_text("\n".join(lines) + "\n")
-    run = subprocess.run(
-        [sys.executable, str(SCRIPT), "--variant", "standard", "--engine", ref.stockfish_binary(),
-         "--rescore", str(old), "--nodes", "500", "--concurrency", "2", "--out", str(new)],
-        capture_output=True, text=True, timeout=120)
+    run = reference_datagen("--rescore", str(old), "--nodes", "500", "--concurrency", "2", "--out", str(new))
     assert run.returncode == 0, run.stderr
     assert "3/3 positions, 3 scored" in run.stderr
     scored = new.read_text().splitlines()
     assert [line.rsplit("]", 1)[0] for line in scored] == [line.rsplit("]", 1)[0] for line in lines]
     scores = [int(line.rsplit("] ", 1)[1]) for line in scored]
     assert scores[0] > 500 and scores[1] > 500 and scores[2] < -500, scores
-    neither = subprocess.run([sys.executable, str(SCRIPT), "--variant", "standard", "--engine", ref.stockfish_binary(),
-                              "--out", str(new)], capture_output=True, text=True, timeout=60)
+    neither = reference_datagen("--out", str(new), timeout=60)
     assert neither.returncode != 0 and "--games N" in neither.stderr
 
 
@@ -74,17 +73,12 @@ def test_score_scale_multiplies_each_score_written(tmp_path):
 
     def rescored(*extra):
         new = tmp_path / "new.txt"
-        run = subprocess.run(
-            [sys.executable, str(SCRIPT), "--variant", "standard", "--engine", ref.stockfish_binary(),
-             "--rescore", str(old), "--nodes", "300", "--concurrency", "1", "--out", str(new), *extra],
-            capture_output=True, text=True, timeout=120)
+        run = reference_datagen("--rescore", str(old), "--nodes", "300", "--concurrency", "1", "--out", str(new), *extra)
         assert run.returncode == 0, run.stderr
         return [int(line.rsplit("] ", 1)[1]) for line in new.read_text().splitlines()]
 
     plain, doubled = rescored(), rescored("--score-scale", "2")
     assert doubled == [2 * score for score in plain] and plain[0] != 0, (plain, doubled)
-    bad = subprocess.run([sys.executable, str(SCRIPT), "--variant", "standard", "--engine", ref.stockfish_binary(),
-                          "--rescore", str(old), "--score-scale", "0", "--out", str(tmp_path / "bad.txt")],
-                         capture_output=True, text=True, timeout=60)
+    bad = reference_datagen("--rescore", str(old), "--score-scale", "0", "--out", str(tmp_path / "bad.txt"), timeout=60)
     assert bad.returncode != 0 and "--score-scale" in bad.stderr
     assert not (tmp_path / "bad.txt").exists()
