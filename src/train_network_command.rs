@@ -13,11 +13,14 @@
 //! and the loss on it is reported after each epoch next to the training
 //! loss: whole runs of lines (`HELD_OUT_RUN`), since a game's positions
 //! are written together and resemble each other, and one held out line by
-//! line would be all but seen.
+//! line would be all but seen. `--held-out FILE` holds out a file's
+//! positions instead, all of them and nothing of `--data`: networks
+//! trained on different data (or one more file of it) are then compared
+//! on the same positions, which none of them has seen.
 
 use crate::tune_command::read_data;
 use clap::Args;
-use protean_rules::{AnyRules, Bitboard, Color, Rules};
+use protean_rules::{AnyRules, Bitboard, Color, Position, Rules};
 use protean_search::evaluate::{evaluate, EvalTables};
 use protean_search::nnue::{Activation, Network};
 use protean_search::nnue_train::{self, expected_result, FloatNetwork, Start, TrainOptions, TrainingSet};
@@ -79,6 +82,10 @@ pub struct TrainNetworkArgs {
     /// `--epochs 0` that is all it is used for.
     #[arg(long)]
     init: Option<PathBuf>,
+    /// Hold out these files' positions (datagen's format), all of them,
+    /// instead of a twentieth of `--data`, which is then trained on whole.
+    #[arg(long, num_args = 1..)]
+    held_out: Vec<PathBuf>,
 }
 
 pub fn run(args: &TrainNetworkArgs) -> Result<(), String> {
@@ -138,13 +145,14 @@ fn train<B: Bitboard>(rules: &Arc<Rules<B>>, args: &TrainNetworkArgs, activation
     // the network's is worth something when it is below it.
     let tables = EvalTables::new(rules);
     let mut lines = 0usize;
-    for path in &args.data {
+    for path in args.data.iter().chain(&args.held_out) {
         let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
         lines += BufReader::new(file).lines().count();
     }
     let run = (lines / 400).clamp(1, HELD_OUT_RUN);
     let (mut hand_made_loss, mut held_out) = (0f64, 0usize);
-    read_data(rules, &args.data, |pos, white_result, white_score| {
+    // `from_held_out_file`: the position is of a `--held-out` file.
+    let mut each = |pos: Position<B>, white_result: f32, white_score: Option<f32>, from_held_out_file: bool| {
         if pos.rules().key != rules.key {
             under_rule_changes += 1;
             return Ok(());
@@ -158,7 +166,11 @@ fn train<B: Bitboard>(rules: &Arc<Rules<B>>, args: &TrainNetworkArgs, activation
             }
             None => result,
         };
-        let hold_out = (read / run) % 20 == 19;
+        let hold_out = if args.held_out.is_empty() {
+            (read / run) % 20 == 19
+        } else {
+            from_held_out_file
+        };
         read += 1;
         let hand_made = evaluate(&pos, &tables) as f32;
         if hold_out {
@@ -175,10 +187,16 @@ fn train<B: Bitboard>(rules: &Arc<Rules<B>>, args: &TrainNetworkArgs, activation
             eprintln!("read {read} positions, {:.0} s", started.elapsed().as_secs_f64());
         }
         Ok(())
-    })?;
-    if read < 100 {
+    };
+    read_data(rules, &args.data, |pos, result, score| each(pos, result, score, false))?;
+    read_data(rules, &args.held_out, |pos, result, score| each(pos, result, score, true))?;
+    if !args.held_out.is_empty() && held_out == 0 {
+        return Err("--held-out: no position to hold out (none read, or all under rule changes)".into());
+    }
+    let of_data = if args.held_out.is_empty() { read } else { read - held_out };
+    if of_data < 100 {
         return Err(format!(
-            "{read} positions to train on; at least 100 are needed"
+            "{of_data} positions to train on; at least 100 are needed"
         ));
     }
     eprintln!(

@@ -1,7 +1,7 @@
 //! `protean train-network` end to end: datagen's output trained into a
 //! network file that the search reads back and that fits the variant, in
 //! each variant with a board the network can have; bad arguments and data
-//! named, with nothing written.
+//! named, with nothing written; `--held-out` files held out whole.
 
 use protean_rules::AnyRules;
 use protean_search::nnue::{Activation, Network};
@@ -105,6 +105,53 @@ fn datagen_output_trains_a_network_that_fits_its_variant() {
     }
 }
 
+/// The number after `label` in `said`, e.g. the loss in `...: 0.0123`.
+fn figure_after(said: &str, label: &str) -> String {
+    let at = said.find(label).unwrap_or_else(|| panic!("no {label:?} in {said}")) + label.len();
+    said[at..].split_whitespace().next().unwrap().trim_end_matches(',').to_string()
+}
+
+#[test]
+fn held_out_files_are_held_out_whole_and_nothing_of_the_data() {
+    let (data, first, second, net, again) =
+        (temp("ho.data"), temp("ho-first.data"), temp("ho-second.data"), temp("ho.nnue"), temp("ho-again.nnue"));
+    let run = protean(&[
+        "datagen", "--games", "16", "--nodes", "300", "--max-plies", "80", "--out", data.to_str().unwrap(),
+    ]);
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    let lines: Vec<String> = std::fs::read_to_string(&data).unwrap().lines().map(String::from).collect();
+    let half = lines.len() / 2;
+    assert!(half >= 100, "{} positions", lines.len());
+    std::fs::write(&first, lines[..half].join("\n") + "\n").unwrap();
+    std::fs::write(&second, lines[half..].join("\n") + "\n").unwrap();
+    let (f, s, n, a) = (first.to_str().unwrap(), second.to_str().unwrap(), net.to_str().unwrap(), again.to_str().unwrap());
+    let run = protean(&["train-network", "--data", f, "--held-out", s, "--out", n, "--epochs", "1", "--batch", "64", "--mirror"]);
+    let said = String::from_utf8_lossy(&run.stderr);
+    assert!(run.status.success(), "{said}");
+    // Every position of the first file trained on (with its mirror), every
+    // one of the second held out.
+    assert!(
+        said.contains(&format!("{} positions to train on, {} held out", 2 * half, 2 * (lines.len() - half))),
+        "{said}"
+    );
+    // The loss on the held-out file is the same whatever is trained on.
+    let held_out_loss = |data: &[&str]| {
+        let run = protean(&[&["train-network", "--data"], data, &["--held-out", s, "--out", a, "--epochs", "0", "--init", n]].concat());
+        let said = String::from_utf8_lossy(&run.stderr).to_string();
+        assert!(run.status.success(), "{said}");
+        figure_after(&said, "the starting network's loss on the positions held out:")
+    };
+    assert_eq!(held_out_loss(&[f]), held_out_loss(&[f, f]));
+    // Without --held-out a twentieth of the first file is held out, so
+    // the loss is another one.
+    let run = protean(&["train-network", "--data", f, "--out", a, "--epochs", "0", "--init", n]);
+    let said = String::from_utf8_lossy(&run.stderr).to_string();
+    assert_ne!(figure_after(&said, "the starting network's loss on the positions held out:"), held_out_loss(&[f]), "{said}");
+    for file in [data, first, second, net, again] {
+        std::fs::remove_file(file).ok();
+    }
+}
+
 #[test]
 fn bad_arguments_and_data_are_named_and_nothing_is_written() {
     let (data, out) = (temp("bad.data"), temp("bad.nnue"));
@@ -127,6 +174,7 @@ fn bad_arguments_and_data_are_named_and_nothing_is_written() {
         ),
         (vec!["--data", d, "--out", o, "--activation", "tanh"], "--activation tanh"),
         (vec!["--data", "/no/such/file", "--out", o], "/no/such/file"),
+        (vec!["--data", d, "--out", o, "--held-out", "/no/such/held"], "/no/such/held"),
         (vec!["--data", d, "--out", o, "--init", "/no/such/net.nnue"], "--init /no/such/net.nnue"),
         (vec!["--variant", "perfect", "--data", d, "--out", o, "--init", d], "not a Protean network file"),
         (
