@@ -141,12 +141,13 @@ fn held_out_files_are_held_out_whole_and_nothing_of_the_data() {
         assert!(run.status.success(), "{said}");
         figure_after(&said, "the starting network's loss on the positions held out:")
     };
-    assert_eq!(held_out_loss(&[f]), held_out_loss(&[f, f]));
+    let on_second = held_out_loss(&[f]);
+    assert_eq!(on_second, held_out_loss(&[f, f]));
     // Without --held-out a twentieth of the first file is held out, so
     // the loss is another one.
     let run = protean(&["train-network", "--data", f, "--out", a, "--epochs", "0", "--init", n]);
     let said = String::from_utf8_lossy(&run.stderr).to_string();
-    assert_ne!(figure_after(&said, "the starting network's loss on the positions held out:"), held_out_loss(&[f]), "{said}");
+    assert_ne!(figure_after(&said, "the starting network's loss on the positions held out:"), on_second, "{said}");
     for file in [data, first, second, net, again] {
         std::fs::remove_file(file).ok();
     }
