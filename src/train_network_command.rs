@@ -144,6 +144,8 @@ fn train<B: Bitboard>(rules: &Arc<Rules<B>>, args: &TrainNetworkArgs, activation
     // What the hand-made evaluation's loss is on the held-out positions:
     // the network's is worth something when it is below it.
     let tables = EvalTables::new(rules);
+    // Every file is opened here, before the long read, so that a path
+    // mistyped (a `--held-out` one too) is named at once.
     let mut lines = 0usize;
     for path in args.data.iter().chain(&args.held_out) {
         let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;

@@ -134,20 +134,19 @@ fn held_out_files_are_held_out_whole_and_nothing_of_the_data() {
         said.contains(&format!("{} positions to train on, {} held out", 2 * half, 2 * (lines.len() - half))),
         "{said}"
     );
-    // The loss on the held-out file is the same whatever is trained on.
-    let held_out_loss = |data: &[&str]| {
-        let run = protean(&[&["train-network", "--data"], data, &["--held-out", s, "--out", a, "--epochs", "0", "--init", n]].concat());
+    // The starting network's loss on what `data_args` hold out.
+    let held_out_loss = |data_args: &[&str]| {
+        let run = protean(&[&["train-network"], data_args, &["--out", a, "--epochs", "0", "--init", n]].concat());
         let said = String::from_utf8_lossy(&run.stderr).to_string();
         assert!(run.status.success(), "{said}");
         figure_after(&said, "the starting network's loss on the positions held out:")
     };
-    let on_second = held_out_loss(&[f]);
-    assert_eq!(on_second, held_out_loss(&[f, f]));
+    // The loss on the held-out file is the same whatever is trained on.
+    let on_second = held_out_loss(&["--data", f, "--held-out", s]);
+    assert_eq!(on_second, held_out_loss(&["--data", f, f, "--held-out", s]));
     // Without --held-out a twentieth of the first file is held out, so
     // the loss is another one.
-    let run = protean(&["train-network", "--data", f, "--out", a, "--epochs", "0", "--init", n]);
-    let said = String::from_utf8_lossy(&run.stderr).to_string();
-    assert_ne!(figure_after(&said, "the starting network's loss on the positions held out:"), on_second, "{said}");
+    assert_ne!(held_out_loss(&["--data", f]), on_second);
     for file in [data, first, second, net, again] {
         std::fs::remove_file(file).ok();
     }
