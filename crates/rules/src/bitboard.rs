@@ -13,9 +13,12 @@ use std::fmt::Debug;
 use std::hash::Hash;
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not};
 
-/// The operations move generation needs from a set of cells.
+/// The operations move generation needs from a set of cells. Sealed: only
+/// this module's sets implement it, so that `rider_reach` may rely on
+/// their `extract` staying inside a table's block (see `LineTables::reach`).
 pub trait Bitboard:
-    Copy
+    sealed::Sealed
+    + Copy
     + Eq
     + Hash
     + Debug
@@ -53,6 +56,8 @@ pub trait Bitboard:
     /// The members of `self` inside `mask`, packed into the low bits of an
     /// index in cell order (x86's PEXT): the index of a blocker pattern in
     /// a lookup table (see `rider_reach`).
+    /// The index is below 2^(cells in `mask`), which the lookup tables'
+    /// unchecked reads rely on.
     fn extract(self, mask: Self) -> usize;
 
     /// Every member moved `by` cells up (down where negative); members
@@ -123,6 +128,14 @@ impl<B: Bitboard> Iterator for Cells<B> {
         self.0 = self.0.without_lowest();
         Some(c)
     }
+}
+
+mod sealed {
+    /// What only this module's sets are (see [`super::Bitboard`]).
+    pub trait Sealed {}
+    impl Sealed for u64 {}
+    impl Sealed for u128 {}
+    impl Sealed for super::Bb256 {}
 }
 
 macro_rules! native_bitboard {

@@ -177,8 +177,15 @@ impl<B: Bitboard> LineTables<B> {
     #[inline(always)]
     pub fn reach(&self, line: usize, cell: usize, blockers: B) -> B {
         let table = &*self.lines[line];
-        let entry = table.cells[cell];
-        table.reaches[entry.offset as usize + blockers.extract(entry.relevant)]
+        let entry = &table.cells[cell];
+        let index = entry.offset as usize + blockers.extract(entry.relevant);
+        debug_assert!(index < table.reaches.len());
+        // SAFETY: `line` built the cell's block as 2^(cells in `relevant`)
+        // reaches from `offset`, and `extract` (of a sealed `Bitboard`)
+        // gives an index below 2^(cells in the mask). The read is the
+        // hottest of move generation, attack tests and the evaluation;
+        // its bounds test cost 1-1.6% of a search's instructions.
+        unsafe { *table.reaches.get_unchecked(index) }
     }
 }
 
