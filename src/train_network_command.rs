@@ -17,12 +17,20 @@
 //! positions instead, all of them and nothing of `--data`: networks
 //! trained on different data (or one more file of it) are then compared
 //! on the same positions, which none of them has seen.
+//!
+//! `--teacher` distils instead: each position's target is what the
+//! search's static evaluation makes of it (the hand-made evaluation with
+//! the variant's built-in network on top), not the game's result or the
+//! data's score, so that a network alone, much cheaper to evaluate, can
+//! learn to read positions as the two together do. Its positions need no
+//! score and no result worth anything: any position the search meets will
+//! do.
 
 use crate::tune_command::read_data;
 use clap::Args;
 use protean_rules::{AnyRules, Bitboard, Color, Position, Rules};
 use protean_search::evaluate::{evaluate, EvalTables};
-use protean_search::nnue::{Activation, Network};
+use protean_search::nnue::{built_in, Activation, Network};
 use protean_search::nnue_train::{self, expected_result, FloatNetwork, Start, TrainOptions, TrainingSet};
 use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
@@ -86,6 +94,11 @@ pub struct TrainNetworkArgs {
     /// instead of a twentieth of `--data`, which is then trained on whole.
     #[arg(long, num_args = 1..)]
     held_out: Vec<PathBuf>,
+    /// Targets from the search's static evaluation (the hand-made one with
+    /// the built-in network on top) instead of the data's results and
+    /// scores: to distil it into a network alone.
+    #[arg(long, conflicts_with_all = ["on_top", "score_weight"])]
+    teacher: bool,
 }
 
 pub fn run(args: &TrainNetworkArgs) -> Result<(), String> {
@@ -144,6 +157,12 @@ fn train<B: Bitboard>(rules: &Arc<Rules<B>>, args: &TrainNetworkArgs, activation
     // What the hand-made evaluation's loss is on the held-out positions:
     // the network's is worth something when it is below it.
     let tables = EvalTables::new(rules);
+    let teacher = if args.teacher {
+        let net = built_in(rules).filter(|net| net.on_top);
+        Some(net.ok_or_else(|| format!("--teacher: {} has no built-in network on top of its hand-made evaluation to learn from", args.variant))?)
+    } else {
+        None
+    };
     // Every file is opened here, before the long read, so that a path
     // mistyped (a `--held-out` one too) is named at once.
     let mut lines = 0usize;
@@ -161,12 +180,14 @@ fn train<B: Bitboard>(rules: &Arc<Rules<B>>, args: &TrainNetworkArgs, activation
         }
         let white = pos.side_to_move() == Color::White;
         let result = if white { white_result } else { 1.0 - white_result };
-        let target = match white_score {
-            Some(cp) => {
+        let hand_made = evaluate(&pos, &tables) as f32;
+        let target = match (teacher, white_score) {
+            (Some(net), _) => expected_result(hand_made + net.evaluate(&pos) as f32),
+            (None, Some(cp)) => {
                 let cp = if white { cp } else { -cp };
                 (1.0 - args.score_weight) * result + args.score_weight * expected_result(cp)
             }
-            None => result,
+            (None, None) => result,
         };
         let hold_out = if args.held_out.is_empty() {
             (read / run) % 20 == 19
@@ -174,7 +195,6 @@ fn train<B: Bitboard>(rules: &Arc<Rules<B>>, args: &TrainNetworkArgs, activation
             from_held_out_file
         };
         read += 1;
-        let hand_made = evaluate(&pos, &tables) as f32;
         if hold_out {
             hand_made_loss += (expected_result(hand_made) - target).powi(2) as f64;
             held_out += 1;

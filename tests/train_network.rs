@@ -1,7 +1,8 @@
 //! `protean train-network` end to end: datagen's output trained into a
 //! network file that the search reads back and that fits the variant, in
 //! each variant with a board the network can have; bad arguments and data
-//! named, with nothing written; `--held-out` files held out whole.
+//! named, with nothing written; `--held-out` files held out whole;
+//! `--teacher`'s targets taken from the evaluation, not the data.
 
 use protean_rules::AnyRules;
 use protean_search::nnue::{Activation, Network};
@@ -203,4 +204,44 @@ fn bad_arguments_and_data_are_named_and_nothing_is_written() {
     );
     assert!(!out.exists());
     std::fs::remove_file(data).ok();
+}
+
+#[test]
+fn a_teacher_gives_the_targets_whatever_the_data_say() {
+    let (data, lying, net) = (temp("teacher.data"), temp("teacher-lying.data"), temp("teacher.nnue"));
+    let run = protean(&[
+        "datagen", "--games", "8", "--nodes", "300", "--max-plies", "80", "--out", data.to_str().unwrap(),
+    ]);
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    // Every position said won by White and scored +30 pawns for White:
+    // a target from these data is far from any evaluation of them.
+    let text = std::fs::read_to_string(&data).unwrap();
+    let lied: Vec<String> = text.lines().map(|l| format!("{} [1.0] 3000", &l[..l.find(" [").unwrap()])).collect();
+    std::fs::write(&lying, lied.join("\n") + "\n").unwrap();
+    let (l, n) = (lying.to_str().unwrap(), net.to_str().unwrap());
+    let hand_made_loss = |extra: &[&str]| {
+        let run = protean(&[&["train-network", "--data", l, "--out", n, "--epochs", "1", "--batch", "64"], extra].concat());
+        let said = String::from_utf8_lossy(&run.stderr).to_string();
+        assert!(run.status.success(), "{said}");
+        figure_after(&said, "the hand-made evaluation's loss on the positions held out:").parse::<f64>().unwrap()
+    };
+    // Against the data, the hand-made evaluation is wrong by about half a
+    // game a position; against the teacher (itself with the network on
+    // top) it is wrong by only what the network adds.
+    let (against_data, against_teacher) = (hand_made_loss(&[]), hand_made_loss(&["--teacher"]));
+    assert!(against_data > 0.1, "{against_data}");
+    assert!(against_teacher < 0.03, "{against_teacher}");
+    assert!(Network::from_file(&net).is_ok_and(|n| !n.on_top));
+    // Nothing to learn from where no network is built in on top, and
+    // nothing to learn on top of.
+    for (args, named) in [(vec!["--variant", "onedim"], "onedim has no built-in network"), (vec!["--on-top"], "--on-top")] {
+        std::fs::remove_file(&net).ok();
+        let run = protean(&[&["train-network", "--data", l, "--out", n, "--teacher"], &args[..]].concat());
+        let said = String::from_utf8_lossy(&run.stderr);
+        assert!(!run.status.success() && said.contains(named), "{args:?}: {said}");
+        assert!(!net.exists());
+    }
+    for file in [data, lying, net] {
+        std::fs::remove_file(file).ok();
+    }
 }
