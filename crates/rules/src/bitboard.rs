@@ -56,6 +56,7 @@ pub trait Bitboard:
     /// The members of `self` inside `mask`, packed into the low bits of an
     /// index in cell order (x86's PEXT): the index of a blocker pattern in
     /// a lookup table (see `rider_reach`).
+    ///
     /// The index is below 2^(cells in `mask`), which the lookup tables'
     /// unchecked reads rely on.
     fn extract(self, mask: Self) -> usize;
