@@ -6,7 +6,7 @@
 
 use protean_rules::AnyRules;
 use protean_search::nnue::{Activation, Network};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 fn temp(name: &str) -> PathBuf {
@@ -23,6 +23,16 @@ fn protean(args: &[&str]) -> Output {
         .unwrap()
 }
 
+/// `games` short games of `variant` at 300 nodes a move, written by
+/// datagen to `out`.
+fn datagen(variant: &str, games: usize, out: &Path) {
+    let games = games.to_string();
+    let run = protean(&[
+        "datagen", "--variant", variant, "--games", &games, "--nodes", "300", "--max-plies", "80", "--out", out.to_str().unwrap(),
+    ]);
+    assert!(run.status.success(), "{variant}: {}", String::from_utf8_lossy(&run.stderr));
+}
+
 #[test]
 fn datagen_output_trains_a_network_that_fits_its_variant() {
     // Perfect Chess's network with squared units, the others' clipped.
@@ -31,24 +41,7 @@ fn datagen_output_trains_a_network_that_fits_its_variant() {
             temp(&format!("{variant}.data")),
             temp(&format!("{variant}.nnue")),
         );
-        let run = protean(&[
-            "datagen",
-            "--variant",
-            variant,
-            "--games",
-            "16",
-            "--nodes",
-            "300",
-            "--max-plies",
-            "80",
-            "--out",
-            data.to_str().unwrap(),
-        ]);
-        assert!(
-            run.status.success(),
-            "{variant}: {}",
-            String::from_utf8_lossy(&run.stderr)
-        );
+        datagen(variant, 16, &data);
         let run = protean(&[
             "train-network",
             "--variant",
@@ -116,10 +109,7 @@ fn figure_after(said: &str, label: &str) -> String {
 fn held_out_files_are_held_out_whole_and_nothing_of_the_data() {
     let (data, first, second, net, again) =
         (temp("ho.data"), temp("ho-first.data"), temp("ho-second.data"), temp("ho.nnue"), temp("ho-again.nnue"));
-    let run = protean(&[
-        "datagen", "--games", "16", "--nodes", "300", "--max-plies", "80", "--out", data.to_str().unwrap(),
-    ]);
-    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    datagen("standard", 16, &data);
     let lines: Vec<String> = std::fs::read_to_string(&data).unwrap().lines().map(String::from).collect();
     let half = lines.len() / 2;
     assert!(half >= 100, "{} positions", lines.len());
@@ -209,10 +199,7 @@ fn bad_arguments_and_data_are_named_and_nothing_is_written() {
 #[test]
 fn a_teacher_gives_the_targets_whatever_the_data_say() {
     let (data, lying, net) = (temp("teacher.data"), temp("teacher-lying.data"), temp("teacher.nnue"));
-    let run = protean(&[
-        "datagen", "--games", "8", "--nodes", "300", "--max-plies", "80", "--out", data.to_str().unwrap(),
-    ]);
-    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    datagen("standard", 8, &data);
     // Every position said won by White and scored +30 pawns for White:
     // a target from these data is far from any evaluation of them.
     let text = std::fs::read_to_string(&data).unwrap();
