@@ -61,7 +61,20 @@ fn main() {
         };
         split_points += split_score;
         results[(2.0 - split_score * 2.0) as usize] += 1;
-        eprintln!("game {}: split turns {} White, {:?}, {}", game + 1, if split_is_white { "as" } else { "not as" }, outcome, pos.fen());
+        eprintln!(
+            "game {}: split turns {} White, {:?}, {}",
+            game + 1,
+            if split_is_white { "as" } else { "not as" },
+            outcome,
+            pos.fen()
+        );
     }
-    println!("split turns against whole turns, {games} games at {} ms a move: +{} ={} -{} ({:.1}%)", movetime.as_millis(), results[0], results[1], results[2], 100.0 * split_points / games as f64);
+    println!(
+        "split turns against whole turns, {games} games at {} ms a move: +{} ={} -{} ({:.1}%)",
+        movetime.as_millis(),
+        results[0],
+        results[1],
+        results[2],
+        100.0 * split_points / games as f64
+    );
 }

@@ -50,11 +50,20 @@ fn compare(c: &mut Criterion) {
     group.sample_size(10);
     group.throughput(Throughput::Elements(2 * OPS_PER_THREAD));
     let tt = TranspositionTable::new(1);
-    group.bench_function("lock-free table (1 MiB)", |b| b.iter(|| run(|k| tt.probe(k).is_some(), |k| tt.store(k, entry(k)))));
+    group.bench_function("lock-free table (1 MiB)", |b| {
+        b.iter(|| run(|k| tt.probe(k).is_some(), |k| tt.store(k, entry(k))))
+    });
     let map: DashMap<u64, Entry> = DashMap::new();
-    group.bench_function("dashmap", |b| b.iter(|| run(|k| map.get(&k).is_some(), |k| {
-        map.insert(k, entry(k));
-    })));
+    group.bench_function("dashmap", |b| {
+        b.iter(|| {
+            run(
+                |k| map.get(&k).is_some(),
+                |k| {
+                    map.insert(k, entry(k));
+                },
+            )
+        })
+    });
     group.finish();
     eprintln!(
         "after the runs: table holds at most {} entries in 1 MiB; dashmap holds {} entries (about {} MiB of entries alone)",

@@ -34,7 +34,13 @@ pub struct BenchArgs {
 }
 
 pub fn run(args: &BenchArgs) -> Result<(), String> {
-    let settings = BenchSettings { depth: args.depth, threads: args.threads, hash_mib: args.hash, split_turns: args.turns.map(|t| t == Turns::Split), variant: args.variant.clone() };
+    let settings = BenchSettings {
+        depth: args.depth,
+        threads: args.threads,
+        hash_mib: args.hash,
+        split_turns: args.turns.map(|t| t == Turns::Split),
+        variant: args.variant.clone(),
+    };
     let result = bench(&settings, &mut |line| eprintln!("{line}"))?;
     eprintln!("===========================");
     eprintln!("Total time (ms) : {}", result.elapsed.as_millis());

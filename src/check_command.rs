@@ -19,7 +19,12 @@ pub struct CheckArgs {
 pub fn run(args: &CheckArgs) -> Result<(), String> {
     let names = variants::load_file(&args.file).map_err(|errors| {
         let count = errors.len();
-        format!("{}\n{count} mistake{} in {}; nothing loaded", errors.join("\n"), if count == 1 { "" } else { "s" }, args.file.display())
+        format!(
+            "{}\n{count} mistake{} in {}; nothing loaded",
+            errors.join("\n"),
+            if count == 1 { "" } else { "s" },
+            args.file.display()
+        )
     })?;
     for name in names {
         let rules = AnyRules::by_name(&name).map_err(|e| e.to_string())?;
@@ -47,7 +52,14 @@ fn describe(rules: &AnyRules) -> String {
         out += " none";
     }
     for c in &v.castling {
-        out += &format!(" {} king {}-{} rook {}-{};", c.fen_letter, cell(c.king_from), cell(c.king_to), cell(c.rook_from), cell(c.rook_to));
+        out += &format!(
+            " {} king {}-{} rook {}-{};",
+            c.fen_letter,
+            cell(c.king_from),
+            cell(c.king_to),
+            cell(c.rook_from),
+            cell(c.rook_to)
+        );
     }
     let letters: Vec<String> = v.promotion.choices.iter().map(|&k| v.pieces[k].letter.to_string()).collect();
     out += &format!(

@@ -26,13 +26,13 @@
 //! centipawns (what a network is trained on besides the result). With one game at a time the file is the same for
 //! the same arguments and seed.
 
-use clap::Args;
-use protean_rules::{AnyPosition, AnyRules, Color, Outcome};
-use std::collections::BTreeMap;
 use crate::match_command::book_position;
 use crate::match_stats::white_points;
+use clap::Args;
+use protean_rules::{AnyPosition, AnyRules, Color, Outcome};
 use protean_search::skill::Random;
 use protean_search::{Engine, Limits, Options, Score};
+use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::{BufWriter, IsTerminal, Write};
 use std::path::PathBuf;
@@ -103,7 +103,11 @@ pub fn run(args: &DatagenArgs) -> Result<(), String> {
         None => vec![rules.start()],
     };
     let file = File::create(&args.out).map_err(|e| format!("{}: {e}", args.out.display()))?;
-    let limits = Limits { depth: args.depth, nodes: args.nodes.or(args.depth.is_none().then_some(DEFAULT_NODES)), ..Limits::default() };
+    let limits = Limits {
+        depth: args.depth,
+        nodes: args.nodes.or(args.depth.is_none().then_some(DEFAULT_NODES)),
+        ..Limits::default()
+    };
     let out = Mutex::new(BufWriter::new(file));
     let progress = Progress::new(args.games);
     let next_game = AtomicU64::new(0);
@@ -139,7 +143,13 @@ fn play_games(
 ) -> Result<(), String> {
     let mut engine = Engine::new(rules.start());
     engine.resize_hash(args.hash).map_err(|e| format!("hash {} MiB: {e}", args.hash))?;
-    engine.set_options(Options { threads: 1, multi_pv: 1, move_overhead: Duration::ZERO, contempt: args.contempt, ..Options::default() });
+    engine.set_options(Options {
+        threads: 1,
+        multi_pv: 1,
+        move_overhead: Duration::ZERO,
+        contempt: args.contempt,
+        ..Options::default()
+    });
     loop {
         let game = next_game.fetch_add(1, Ordering::SeqCst);
         if game >= args.games {
@@ -152,7 +162,8 @@ fn play_games(
         let record = play_game(&mut engine, openings, limits, args, &mut random);
         let mut w = out.lock().unwrap_or_else(|e| e.into_inner());
         for (fen, white_cp) in &record.positions {
-            writeln!(w, "{fen} [{:.1}] {white_cp}", record.white_points).map_err(|e| format!("{}: {e}", args.out.display()))?;
+            writeln!(w, "{fen} [{:.1}] {white_cp}", record.white_points)
+                .map_err(|e| format!("{}: {e}", args.out.display()))?;
         }
         w.flush().map_err(|e| format!("{}: {e}", args.out.display()))?;
         drop(w);
@@ -187,7 +198,13 @@ impl End {
     }
 }
 
-fn play_game(engine: &mut Engine, openings: &[AnyPosition], limits: &Limits, args: &DatagenArgs, random: &mut Random) -> GameRecord {
+fn play_game(
+    engine: &mut Engine,
+    openings: &[AnyPosition],
+    limits: &Limits,
+    args: &DatagenArgs,
+    random: &mut Random,
+) -> GameRecord {
     // An opening that ends the game in its random plies is drawn again.
     let mut pos = loop {
         let mut pos = openings[random.below(openings.len() as u64) as usize].clone();
@@ -211,7 +228,11 @@ fn play_game(engine: &mut Engine, openings: &[AnyPosition], limits: &Limits, arg
     let mut last_white_cp = None;
     for _ in 0..args.max_plies {
         if let Some(end) = pos.outcome() {
-            return GameRecord { positions, white_points: white_points(end.result()), end: End::by_rule(end, last_white_cp) };
+            return GameRecord {
+                positions,
+                white_points: white_points(end.result()),
+                end: End::by_rule(end, last_white_cp),
+            };
         }
         engine.set_position(pos.clone());
         let found = engine.search(limits.clone());
@@ -228,13 +249,19 @@ fn play_game(engine: &mut Engine, openings: &[AnyPosition], limits: &Limits, arg
         }
         let leader = match found.score {
             Some(Score::Mate(m)) => Some(if (m > 0) == (us == Color::White) { Color::White } else { Color::Black }),
-            Some(Score::Centipawns(_)) => white_cp.filter(|cp| cp.abs() >= DECISIVE_CP).map(|cp| if cp > 0 { Color::White } else { Color::Black }),
+            Some(Score::Centipawns(_)) => {
+                white_cp.filter(|cp| cp.abs() >= DECISIVE_CP).map(|cp| if cp > 0 { Color::White } else { Color::Black })
+            }
             None => None,
         };
         ahead = leader.map(|c| (c, ahead.filter(|a| a.0 == c).map_or(1, |a| a.1 + 1)));
         if let Some((winner, plies)) = ahead {
             if plies >= DECISIVE_PLIES {
-                return GameRecord { positions, white_points: if winner == Color::White { 1.0 } else { 0.0 }, end: End::ADJUDICATED };
+                return GameRecord {
+                    positions,
+                    white_points: if winner == Color::White { 1.0 } else { 0.0 },
+                    end: End::ADJUDICATED,
+                };
             }
         }
         pos.make(best);
@@ -277,7 +304,14 @@ struct Progress {
 
 impl Progress {
     fn new(total: u64) -> Progress {
-        Progress { total, games: AtomicU64::new(0), positions: AtomicU64::new(0), ends: Mutex::new(BTreeMap::new()), start: Instant::now(), terminal: std::io::stderr().is_terminal() }
+        Progress {
+            total,
+            games: AtomicU64::new(0),
+            positions: AtomicU64::new(0),
+            ends: Mutex::new(BTreeMap::new()),
+            start: Instant::now(),
+            terminal: std::io::stderr().is_terminal(),
+        }
     }
 
     fn game_done(&self, positions: u64, end: End) {
@@ -331,7 +365,17 @@ fn ends_summary(ends: &BTreeMap<&'static str, [u64; 2]>) -> String {
     rows.sort_by_key(|&(_, [games, _])| std::cmp::Reverse(games));
     let parts: Vec<String> = rows
         .iter()
-        .map(|(name, [games, ahead])| if *ahead > 0 { format!("{name} {games} ({ahead} with a side {AHEAD_CP} cp ahead)") } else { format!("{name} {games}") })
+        .map(|(name, [games, ahead])| {
+            if *ahead > 0 {
+                format!("{name} {games} ({ahead} with a side {AHEAD_CP} cp ahead)")
+            } else {
+                format!("{name} {games}")
+            }
+        })
         .collect();
-    if parts.is_empty() { "no games".to_string() } else { parts.join(", ") }
+    if parts.is_empty() {
+        "no games".to_string()
+    } else {
+        parts.join(", ")
+    }
 }

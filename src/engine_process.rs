@@ -30,7 +30,8 @@ pub struct SearchLimit {
 /// period, seconds, increment), `60+0.6`, `1:30+1`, or `inf` (`None`).
 /// Returns (moves per period or 0, base ms, increment ms).
 pub fn parse_tc(text: &str) -> Result<Option<(u32, u64, u64)>, String> {
-    let number = |t: &str| -> Result<f64, String> { t.parse().map_err(|_| format!("tc: '{text}' is not a time control")) };
+    let number =
+        |t: &str| -> Result<f64, String> { t.parse().map_err(|_| format!("tc: '{text}' is not a time control")) };
     if text == "inf" {
         return Ok(None);
     }
@@ -45,7 +46,11 @@ pub fn parse_tc(text: &str) -> Result<Option<(u32, u64, u64)>, String> {
             Some((m, s)) => number(m)? * 60.0 + number(s)?,
             None => number(t)?,
         };
-        if secs < 0.0 { Err(format!("tc: '{text}' is negative")) } else { Ok((secs * 1000.0) as u64) }
+        if secs < 0.0 {
+            Err(format!("tc: '{text}' is negative"))
+        } else {
+            Ok((secs * 1000.0) as u64)
+        }
     };
     let base = ms(base)?;
     if base == 0 {
@@ -116,7 +121,9 @@ impl EngineProcess {
         match proto {
             Proto::Uci => {
                 e.send("uci").map_err(|f| fail("handshake", f))?;
-                let id = e.read_until(|l| l == "uciok" || l.starts_with("id name "), HANDSHAKE).map_err(|f| fail("handshake", f))?;
+                let id = e
+                    .read_until(|l| l == "uciok" || l.starts_with("id name "), HANDSHAKE)
+                    .map_err(|f| fail("handshake", f))?;
                 if let Some(name) = id.strip_prefix("id name ") {
                     e.id_name = Some(name.to_string());
                     e.read_until(|l| l == "uciok", HANDSHAKE).map_err(|f| fail("handshake", f))?;
@@ -128,7 +135,8 @@ impl EngineProcess {
             Proto::Xboard => {
                 e.send("xboard").and_then(|_| e.send("protover 2")).map_err(|f| fail("handshake", f))?;
                 loop {
-                    let line = e.read_until(|l| l.starts_with("feature"), HANDSHAKE).map_err(|f| fail("handshake", f))?;
+                    let line =
+                        e.read_until(|l| l.starts_with("feature"), HANDSHAKE).map_err(|f| fail("handshake", f))?;
                     if line.contains("usermove=1") {
                         e.usermove = true;
                     }
@@ -206,7 +214,15 @@ impl EngineProcess {
 
     /// The engine's move in the position after `moves` from `fen` (`None`:
     /// the variant's start), with `clocks` (ms, White's and Black's) left.
-    pub fn think(&mut self, variant: &str, fen: Option<&str>, moves: &[String], white: bool, limit: &SearchLimit, clocks: [u64; 2]) -> Result<Reply, Failure> {
+    pub fn think(
+        &mut self,
+        variant: &str,
+        fen: Option<&str>,
+        moves: &[String],
+        white: bool,
+        limit: &SearchLimit,
+        clocks: [u64; 2],
+    ) -> Result<Reply, Failure> {
         let (own, other) = if white { (clocks[0], clocks[1]) } else { (clocks[1], clocks[0]) };
         // Past its own clock (or the fixed limit) by this much, the engine
         // has lost anyway: stop waiting.
@@ -248,7 +264,8 @@ impl EngineProcess {
                 loop {
                     let line = self.read_until(|_| true, end.saturating_duration_since(Instant::now()))?;
                     if let Some(rest) = line.strip_prefix("bestmove") {
-                        let mv = rest.split_whitespace().next().ok_or_else(|| Failure::Garbled(line.clone()))?.to_string();
+                        let mv =
+                            rest.split_whitespace().next().ok_or_else(|| Failure::Garbled(line.clone()))?.to_string();
                         return Ok(Reply { mv, score, elapsed: start.elapsed() });
                     }
                     if line.starts_with("info") {

@@ -69,7 +69,12 @@ pub fn run(args: &EpdArgs) -> Result<(), String> {
     let rules = AnyRules::by_name(&args.variant).map_err(|e| e.to_string())?;
     let mut engine = Engine::new(rules.start());
     engine.resize_hash(args.hash).map_err(|e| format!("hash {} MiB: {e}", args.hash))?;
-    engine.set_options(Options { threads: args.threads.max(1), multi_pv: 1, move_overhead: Duration::ZERO, ..Options::default() });
+    engine.set_options(Options {
+        threads: args.threads.max(1),
+        multi_pv: 1,
+        move_overhead: Duration::ZERO,
+        ..Options::default()
+    });
     let limits = Limits { movetime: Some(Duration::from_millis(args.movetime)), ..Limits::default() };
     let (mut solved, mut total, mut skipped) = (0, 0, 0);
     for (n, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {

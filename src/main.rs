@@ -9,9 +9,9 @@ mod epd_command;
 mod match_command;
 mod match_stats;
 mod perft_command;
+mod perplexichess_command;
 mod pgn;
 mod serve;
-mod perplexichess_command;
 mod strategist;
 mod train_network_command;
 mod tune_command;
@@ -21,7 +21,11 @@ use protean_protocol::{Output, Protocol, Uci, XBoard};
 use std::process::ExitCode;
 
 #[derive(Parser)]
-#[command(name = "protean", version, about = "A chess-variant engine: run without arguments for a UCI or XBoard session")]
+#[command(
+    name = "protean",
+    version,
+    about = "A chess-variant engine: run without arguments for a UCI or XBoard session"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,

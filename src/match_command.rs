@@ -139,7 +139,14 @@ fn parse_args(args: &[String]) -> Result<Config, String> {
             return Err(format!("'{a}' is not an option"));
         }
     }
-    let blank = EngineSpec { cmd: String::new(), name: String::new(), proto: Proto::Uci, options: Vec::new(), limit: SearchLimit::default(), tc: "-".into() };
+    let blank = EngineSpec {
+        cmd: String::new(),
+        name: String::new(),
+        proto: Proto::Uci,
+        options: Vec::new(),
+        limit: SearchLimit::default(),
+        tc: "-".into(),
+    };
     let mut engines: Vec<EngineSpec> = Vec::new();
     let mut each: Vec<(String, String)> = Vec::new();
     let mut cfg = Config {
@@ -159,7 +166,8 @@ fn parse_args(args: &[String]) -> Result<Config, String> {
         resume: None,
     };
     let (mut games, mut rounds) = (1usize, 1usize);
-    let (mut opening_file, mut format, mut order, mut plies) = (None, "epd".to_string(), "sequential".to_string(), usize::MAX);
+    let (mut opening_file, mut format, mut order, mut plies) =
+        (None, "epd".to_string(), "sequential".to_string(), usize::MAX);
     let single = |name: &str, v: &[String]| -> Result<String, String> {
         match v {
             [one] => Ok(one.clone()),
@@ -175,7 +183,9 @@ fn parse_args(args: &[String]) -> Result<Config, String> {
                 }
                 engines.push(spec);
             }
-            "each" => each.extend(key_values(values, "-each")?.into_iter().map(|(k, v)| (k.to_string(), v.to_string()))),
+            "each" => {
+                each.extend(key_values(values, "-each")?.into_iter().map(|(k, v)| (k.to_string(), v.to_string())))
+            }
             "variant" => cfg.variant = single(name, values)?,
             "games" => games = number(&single(name, values)?, "-games")?,
             "rounds" => rounds = number(&single(name, values)?, "-rounds")?,
@@ -248,7 +258,8 @@ fn parse_args(args: &[String]) -> Result<Config, String> {
             return Err("every engine needs cmd=".into());
         }
         if spec.name.is_empty() {
-            spec.name = format!("{}{}", spec.cmd.rsplit('/').next().unwrap_or("engine"), if i == 1 { "-2" } else { "" });
+            spec.name =
+                format!("{}{}", spec.cmd.rsplit('/').next().unwrap_or("engine"), if i == 1 { "-2" } else { "" });
         }
         if spec.limit == SearchLimit::default() {
             return Err(format!("{}: no tc, st, depth or nodes", spec.name));
@@ -392,7 +403,8 @@ pub fn run(args: &[String]) -> Result<(), String> {
     // As cutechess-cli does: an engine that cannot even start stops the
     // match at once, rather than forfeiting every game.
     for spec in &cfg.engines {
-        EngineProcess::start(&spec.cmd, spec.proto, &spec.options).map_err(|e| format!("Cannot start engine {}: {e}", spec.name))?;
+        EngineProcess::start(&spec.cmd, spec.proto, &spec.options)
+            .map_err(|e| format!("Cannot start engine {}: {e}", spec.name))?;
     }
     let next = Arc::new(AtomicUsize::new(first_number));
     let stop = Arc::new(AtomicBool::new(sprt_verdict.is_some()));
@@ -408,7 +420,13 @@ pub fn run(args: &[String]) -> Result<(), String> {
                 if number >= cfg.games || stop.load(Ordering::SeqCst) {
                     break;
                 }
-                println!("Started game {} of {} ({} vs {})", number + 1, cfg.games, cfg.engines[number % 2].name, cfg.engines[1 - number % 2].name);
+                println!(
+                    "Started game {} of {} ({} vs {})",
+                    number + 1,
+                    cfg.games,
+                    cfg.engines[number % 2].name,
+                    cfg.engines[1 - number % 2].name
+                );
                 let game = play_game(&cfg, number, &mut engines, &mut dead);
                 if tx.send(game).is_err() {
                     break;
@@ -434,8 +452,23 @@ pub fn run(args: &[String]) -> Result<(), String> {
     for game in rx {
         tally.add(game.number, first_engine_points(game.result, game.white == 0));
         let finished = tally.games() as usize;
-        println!("Finished game {} ({} vs {}): {} {{{}}}", game.number + 1, names[game.white], names[1 - game.white], game.result, game.reason);
-        println!("Score of {} vs {}: {} - {} - {}  [{:.3}] {finished}", names[0], names[1], tally.wins, tally.losses, tally.draws, tally.score());
+        println!(
+            "Finished game {} ({} vs {}): {} {{{}}}",
+            game.number + 1,
+            names[game.white],
+            names[1 - game.white],
+            game.result,
+            game.reason
+        );
+        println!(
+            "Score of {} vs {}: {} - {} - {}  [{:.3}] {finished}",
+            names[0],
+            names[1],
+            tally.wins,
+            tally.losses,
+            tally.draws,
+            tally.score()
+        );
         if let Some(f) = pgn_file.as_mut() {
             f.write_all(game.pgn.as_bytes()).map_err(|e| e.to_string())?;
         }
@@ -490,14 +523,22 @@ fn earlier_games(text: &str, names: &[String; 2]) -> Result<EarlierGames, String
         let players = [game.tag("White").unwrap_or("?"), game.tag("Black").unwrap_or("?")];
         let first_is_white = players[0] == names[0];
         if players != [names[0].as_str(), names[1].as_str()] && players != [names[1].as_str(), names[0].as_str()] {
-            return Err(format!("game {} (round {round}) is {} vs {}, not a game of {} and {}", i + 1, players[0], players[1], names[0], names[1]));
+            return Err(format!(
+                "game {} (round {round}) is {} vs {}, not a game of {} and {}",
+                i + 1,
+                players[0],
+                players[1],
+                names[0],
+                names[1]
+            ));
         }
         // An unfinished game (`*`) does not count.
         if let Some(r @ ("1-0" | "0-1" | "1/2-1/2")) = game.tag("Result") {
             points.insert(round - 1, first_engine_points(r, first_is_white));
         }
     }
-    let games: Vec<(usize, f64)> = points.iter().filter(|(n, _)| points.contains_key(&(*n ^ 1))).map(|(&n, &p)| (n, p)).collect();
+    let games: Vec<(usize, f64)> =
+        points.iter().filter(|(n, _)| points.contains_key(&(*n ^ 1))).map(|(&n, &p)| (n, p)).collect();
     let next = games.last().map_or(0, |&(n, _)| n + 1);
     Ok(EarlierGames { left_out: points.len() - games.len(), next, games })
 }
@@ -527,7 +568,11 @@ fn rating_line(wins: u32, draws: u32, losses: u32) -> String {
         (w, 0) if w > 0 => "inf +/- nan".to_string(),
         _ => format!("{e:.1} +/- {margin:.1}"),
     };
-    format!("Elo difference: {elo}, LOS: {:.1} %, DrawRatio: {:.1} %", 100.0 * los(wins, losses), 100.0 * f64::from(draws) / f64::from(n))
+    format!(
+        "Elo difference: {elo}, LOS: {:.1} %, DrawRatio: {:.1} %",
+        100.0 * los(wins, losses),
+        100.0 * f64::from(draws) / f64::from(n)
+    )
 }
 
 /// Starts an engine if it is not running: always before its first game,
@@ -574,11 +619,22 @@ fn play_game(cfg: &Config, number: usize, engines: &mut [Option<EngineProcess>; 
         number,
         white,
         result,
-        pgn: pgn(cfg, number, [name(white), name(1 - white)], &start_fen, standard_start, sans, result, &reason, termination),
+        pgn: pgn(
+            cfg,
+            number,
+            [name(white), name(1 - white)],
+            &start_fen,
+            standard_start,
+            sans,
+            result,
+            &reason,
+            termination,
+        ),
         reason,
     };
     for i in [0, 1] {
-        let ok = ensure_engine(cfg, i, engines, dead) && engines[i].as_mut().is_some_and(|e| e.new_game(&cfg.variant).is_ok());
+        let ok = ensure_engine(cfg, i, engines, dead)
+            && engines[i].as_mut().is_some_and(|e| e.new_game(&cfg.variant).is_ok());
         if !ok {
             dead[i] = true;
             let loser_white = i == white;
@@ -615,7 +671,11 @@ fn play_game(cfg: &Config, number: usize, engines: &mut [Option<EngineProcess>; 
         let side = if mover == Color::White { "White" } else { "Black" };
         // XBoard writes Chess960 castling as O-O and O-O-O, both ways.
         let o_o = spec.proto == Proto::Xboard && rules.variant().castles_by_rook();
-        let sent: Vec<String> = if o_o { moves.iter().zip(&sans).map(|(m, san)| castling_in_san(san).unwrap_or(m).to_string()).collect() } else { moves.clone() };
+        let sent: Vec<String> = if o_o {
+            moves.iter().zip(&sans).map(|(m, san)| castling_in_san(san).unwrap_or(m).to_string()).collect()
+        } else {
+            moves.clone()
+        };
         let mut reply = match engine.think(&cfg.variant, fen, &sent, mover == Color::White, &spec.limit, clocks) {
             Ok(r) => r,
             Err(Failure::Stalled) => {
@@ -628,7 +688,9 @@ fn play_game(cfg: &Config, number: usize, engines: &mut [Option<EngineProcess>; 
                 dead[who] = true;
                 return finish(lost, format!("{side}'s connection stalls"), "abandoned", &sans);
             }
-            Err(Failure::Garbled(line)) => return finish(lost, format!("{side} makes an illegal move: {line}"), "illegal move", &sans),
+            Err(Failure::Garbled(line)) => {
+                return finish(lost, format!("{side} makes an illegal move: {line}"), "illegal move", &sans)
+            }
         };
         let m = mover as usize;
         if let Some((per, base, inc)) = spec.limit.clock {
@@ -649,7 +711,9 @@ fn play_game(cfg: &Config, number: usize, engines: &mut [Option<EngineProcess>; 
         }
         match pos.san(&reply.mv) {
             Ok(san) => sans.push(san),
-            Err(_) => return finish(lost, format!("{side} makes an illegal move: {}", reply.mv), "illegal move", &sans),
+            Err(_) => {
+                return finish(lost, format!("{side} makes an illegal move: {}", reply.mv), "illegal move", &sans)
+            }
         }
         pos.play(&reply.mv).expect("checked by san");
         moves.push(reply.mv);
@@ -678,7 +742,17 @@ fn play_game(cfg: &Config, number: usize, engines: &mut [Option<EngineProcess>; 
 }
 
 #[allow(clippy::too_many_arguments)]
-fn pgn(cfg: &Config, number: usize, players: [String; 2], start_fen: &str, standard_start: bool, sans: &[String], result: &str, reason: &str, termination: &str) -> String {
+fn pgn(
+    cfg: &Config,
+    number: usize,
+    players: [String; 2],
+    start_fen: &str,
+    standard_start: bool,
+    sans: &[String],
+    result: &str,
+    reason: &str,
+    termination: &str,
+) -> String {
     let record = crate::pgn::Record {
         event: "protean match",
         round: number + 1,
@@ -687,7 +761,11 @@ fn pgn(cfg: &Config, number: usize, players: [String; 2], start_fen: &str, stand
         variant: &cfg.variant,
         start_fen,
         standard_start,
-        more_tags: vec![("TimeControl", cfg.engines[number % 2].tc.to_string()), ("PlyCount", sans.len().to_string()), ("Termination", termination.to_string())],
+        more_tags: vec![
+            ("TimeControl", cfg.engines[number % 2].tc.to_string()),
+            ("PlyCount", sans.len().to_string()),
+            ("Termination", termination.to_string()),
+        ],
         moves: sans,
         closing_comment: Some(reason),
     };
@@ -705,10 +783,21 @@ mod tests {
     #[test]
     fn a_resumed_match_counts_whole_pairs_by_round_and_either_colour() {
         let names = ["new".to_string(), "base".to_string()];
-        let game = |round: usize, white: &str, black: &str, result: &str| format!("[Round \"{round}\"]\n[White \"{white}\"]\n[Black \"{black}\"]\n[Result \"{result}\"]\n\n1. e4 e5 {result}\n\n");
+        let game = |round: usize, white: &str, black: &str, result: &str| {
+            format!("[Round \"{round}\"]\n[White \"{white}\"]\n[Black \"{black}\"]\n[Result \"{result}\"]\n\n1. e4 e5 {result}\n\n")
+        };
         // Pair 1-2, pair 3-4 (round 4 written twice: its last record counts),
         // round 5 alone, round 6 unfinished.
-        let text = [game(1, "new", "base", "1-0"), game(2, "base", "new", "1-0"), game(4, "base", "new", "1-0"), game(3, "new", "base", "1/2-1/2"), game(4, "base", "new", "0-1"), game(5, "new", "base", "1-0"), game(6, "base", "new", "*")].concat();
+        let text = [
+            game(1, "new", "base", "1-0"),
+            game(2, "base", "new", "1-0"),
+            game(4, "base", "new", "1-0"),
+            game(3, "new", "base", "1/2-1/2"),
+            game(4, "base", "new", "0-1"),
+            game(5, "new", "base", "1-0"),
+            game(6, "base", "new", "*"),
+        ]
+        .concat();
         let earlier = earlier_games(&text, &names).unwrap();
         assert_eq!(earlier, EarlierGames { games: vec![(0, 1.0), (1, 0.0), (2, 0.5), (3, 1.0)], left_out: 1, next: 4 });
         assert_eq!(earlier_games("", &names).unwrap(), EarlierGames { games: vec![], left_out: 0, next: 0 });
@@ -731,7 +820,9 @@ mod tests {
         assert_eq!(cfg.engines[1].proto, Proto::Xboard);
         assert_eq!(cfg.engines[0].limit.clock, Some((40, 60_000, 600)));
         assert_eq!(cfg.engines[1].limit.move_time_ms, Some(500));
-        assert!(cfg.repeat && cfg.recover && cfg.concurrency == 2 && cfg.max_moves == Some(100) && cfg.rating_interval == 5);
+        assert!(
+            cfg.repeat && cfg.recover && cfg.concurrency == 2 && cfg.max_moves == Some(100) && cfg.rating_interval == 5
+        );
         assert!(cfg.draw.is_some_and(|d| d.move_number == 40 && d.move_count == 8 && d.score == 10));
         assert!(cfg.resign.is_some_and(|r| r.two_sided && r.score == 600));
         assert!(cfg.sprt.is_some_and(|s| s.elo1 == 10.0 && s.beta == 0.1));

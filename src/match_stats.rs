@@ -18,7 +18,11 @@ pub fn white_points(result: &str) -> f64 {
 /// it had White.
 pub fn first_engine_points(result: &str, first_is_white: bool) -> f64 {
     let white = white_points(result);
-    if first_is_white { white } else { 1.0 - white }
+    if first_is_white {
+        white
+    } else {
+        1.0 - white
+    }
 }
 
 /// Elo difference that a score fraction means (logistic model).
@@ -35,7 +39,9 @@ pub fn elo_with_margin(wins: u32, draws: u32, losses: u32) -> (f64, f64) {
         return (0.0, 0.0);
     }
     let mu = (f64::from(wins) + f64::from(draws) / 2.0) / n;
-    let var = (f64::from(wins) * (1.0 - mu).powi(2) + f64::from(draws) * (0.5 - mu).powi(2) + f64::from(losses) * mu.powi(2)) / n;
+    let var =
+        (f64::from(wins) * (1.0 - mu).powi(2) + f64::from(draws) * (0.5 - mu).powi(2) + f64::from(losses) * mu.powi(2))
+            / n;
     let se = (var / n).sqrt();
     let (lo, hi) = (elo(mu - 1.96 * se), elo(mu + 1.96 * se));
     (elo(mu), (hi - lo) / 2.0)
@@ -53,8 +59,15 @@ pub fn los(wins: u32, losses: u32) -> f64 {
 /// The error function (Abramowitz and Stegun 7.1.26, error below 1.5e-7).
 fn erf(x: f64) -> f64 {
     let t = 1.0 / (1.0 + 0.327_591_1 * x.abs());
-    let y = 1.0 - (((((1.061_405_429 * t - 1.453_152_027) * t) + 1.421_413_741) * t - 0.284_496_736) * t + 0.254_829_592) * t * (-x * x).exp();
-    if x >= 0.0 { y } else { -y }
+    let y = 1.0
+        - (((((1.061_405_429 * t - 1.453_152_027) * t) + 1.421_413_741) * t - 0.284_496_736) * t + 0.254_829_592)
+            * t
+            * (-x * x).exp();
+    if x >= 0.0 {
+        y
+    } else {
+        -y
+    }
 }
 
 /// Counts of game pairs (same opening, colours swapped) by the first

@@ -78,6 +78,10 @@ pub fn run(args: &PerftArgs) -> Result<(), String> {
     }
     println!("Nodes searched: {nodes}");
     let secs = elapsed.as_secs_f64();
-    eprintln!("time {} ms, {} nodes/second", elapsed.as_millis(), if secs > 0.0 { (nodes as f64 / secs) as u64 } else { 0 });
+    eprintln!(
+        "time {} ms, {} nodes/second",
+        elapsed.as_millis(),
+        if secs > 0.0 { (nodes as f64 / secs) as u64 } else { 0 }
+    );
     Ok(())
 }

@@ -12,8 +12,8 @@
 //! are played and the strategists act. Each board's clocks run only while
 //! its engines think, so a round is as long as its slowest board.
 
-use crate::strategist::{BoardView, Lookahead, Strategist, Transfer};
 use crate::engine_process::{parse_tc, EngineProcess, Proto, SearchLimit};
+use crate::strategist::{BoardView, Lookahead, Strategist, Transfer};
 use clap::Args;
 use protean_rules::{AnyPosition, AnyRules, Color, Outcome};
 use std::io::{BufRead, Write};
@@ -107,7 +107,12 @@ impl BoardResult {
 /// Moves the piece of a transfer from one position to the other if the
 /// rules allow it, and returns its letter and the comments both boards'
 /// records get (`{transfer out: white N d4 to board 3...}`, `at` appended).
-pub(crate) fn transfer_between(from: &mut AnyPosition, to: &mut AnyPosition, t: &Transfer, at: &str) -> Result<(char, [String; 2]), String> {
+pub(crate) fn transfer_between(
+    from: &mut AnyPosition,
+    to: &mut AnyPosition,
+    t: &Transfer,
+    at: &str,
+) -> Result<(char, [String; 2]), String> {
     let piece = from.transfer_to(to, &t.cell, t.color)?;
     let letter = from.variant().pieces[piece.kind()].letter;
     let side = side_name(t.color);
@@ -149,7 +154,9 @@ pub(crate) fn team_result(results: &[BoardResult]) -> ([usize; 2], &'static str)
 
 fn parse_transfer(line: &str, boards: usize) -> Result<Transfer, String> {
     let words: Vec<&str> = line.split_whitespace().collect();
-    let [verb, side, from, cell, to] = words[..] else { return Err(format!("'{line}' is not 'transfer white|black FROM CELL TO'")) };
+    let [verb, side, from, cell, to] = words[..] else {
+        return Err(format!("'{line}' is not 'transfer white|black FROM CELL TO'"));
+    };
     let color = match side {
         "white" => Color::White,
         "black" => Color::Black,
@@ -164,7 +171,11 @@ fn parse_transfer(line: &str, boards: usize) -> Result<Transfer, String> {
 
 /// A side as the team game and the page write it: `white`, `black`.
 pub(crate) fn side_name(c: Color) -> &'static str {
-    if c == Color::White { "white" } else { "black" }
+    if c == Color::White {
+        "white"
+    } else {
+        "black"
+    }
 }
 
 pub fn run(args: &PerplexichessArgs) -> Result<(), String> {
@@ -181,8 +192,18 @@ pub fn run(args: &PerplexichessArgs) -> Result<(), String> {
     let options = [("UCI_Variant".to_string(), "flexichess".to_string())];
     let mut boards = Vec::new();
     for _ in 0..args.boards {
-        let engines = [EngineProcess::start(&commands[0], Proto::Uci, &options)?, EngineProcess::start(&commands[1], Proto::Uci, &options)?];
-        boards.push(Board { position: rules.start(), engines, clocks_ms: [base_ms; 2], record: Vec::new(), plies: 0, result: None });
+        let engines = [
+            EngineProcess::start(&commands[0], Proto::Uci, &options)?,
+            EngineProcess::start(&commands[1], Proto::Uci, &options)?,
+        ];
+        boards.push(Board {
+            position: rules.start(),
+            engines,
+            clocks_ms: [base_ms; 2],
+            record: Vec::new(),
+            plies: 0,
+            result: None,
+        });
     }
     let transfers_in = spawn_stdin_reader(args.stdin_transfers);
     let start = Instant::now();
@@ -192,7 +213,8 @@ pub fn run(args: &PerplexichessArgs) -> Result<(), String> {
     let mut last: [Option<(Transfer, usize)>; 2] = [None, None];
     let lookahead = [args.white_strategist, args.black_strategist];
     // Each with its own engine and table: none when they are turned off.
-    let mut strategists = (!args.no_strategists).then(|| Color::ALL.map(|c| Strategist::new(c, lookahead[c as usize], &boards[0].position)));
+    let mut strategists = (!args.no_strategists)
+        .then(|| Color::ALL.map(|c| Strategist::new(c, lookahead[c as usize], &boards[0].position)));
     let mut round = 0;
 
     while boards.iter().any(|b| b.result.is_none()) {
@@ -206,7 +228,8 @@ pub fn run(args: &PerplexichessArgs) -> Result<(), String> {
         let played = play_round(&mut boards, base_ms, inc_ms, args.max_plies);
         round += 1;
         // Progress: each board's move this round (and how a board ended).
-        let moves: Vec<String> = played.iter().enumerate().filter_map(|(i, p)| p.as_ref().map(|p| format!("{}: {p}", i + 1))).collect();
+        let moves: Vec<String> =
+            played.iter().enumerate().filter_map(|(i, p)| p.as_ref().map(|p| format!("{}: {p}", i + 1))).collect();
         eprintln!("round {round} at {:.1}s: {}", start.elapsed().as_secs_f64(), moves.join(", "));
         // Between moves: transfers from standard input, then the strategists.
         while let Ok(line) = transfers_in.try_recv() {
@@ -221,7 +244,8 @@ pub fn run(args: &PerplexichessArgs) -> Result<(), String> {
                 if previous.as_ref().is_some_and(|(_, r)| round < r + STRATEGIST_PAUSE) {
                     continue;
                 }
-                let views: Vec<BoardView> = boards.iter().map(|b| BoardView { position: &b.position, finished: b.result.is_some() }).collect();
+                let views: Vec<BoardView> =
+                    boards.iter().map(|b| BoardView { position: &b.position, finished: b.result.is_some() }).collect();
                 if let Some(t) = strategists[color as usize].choose(&views, previous.as_ref().map(|(t, _)| t)) {
                     if make_transfer(&mut boards, &t, start).is_ok() {
                         transfers_made += 1;
@@ -273,7 +297,10 @@ fn play_round(boards: &mut [Board], base_ms: u64, inc_ms: u64, max_plies: usize)
                 })
             })
             .collect();
-        handles.into_iter().map(|h| h.map(|h| h.join().unwrap_or_else(|_| Err("engine thread failed".into())))).collect()
+        handles
+            .into_iter()
+            .map(|h| h.map(|h| h.join().unwrap_or_else(|_| Err("engine thread failed".into()))))
+            .collect()
     });
     let mut played = Vec::with_capacity(boards.len());
     for (b, answer) in boards.iter_mut().zip(answers) {
@@ -328,10 +355,17 @@ fn play_round(boards: &mut [Board], base_ms: u64, inc_ms: u64, max_plies: usize)
 /// Carries out a transfer if the rules allow it, and records it on both
 /// boards with the game's clock.
 fn make_transfer(boards: &mut [Board], t: &Transfer, start: Instant) -> Result<(), String> {
-    let [a, b] = boards.get_disjoint_mut([t.from, t.to]).map_err(|e| format!("boards {} and {}: {e}", t.from + 1, t.to + 1))?;
+    let [a, b] =
+        boards.get_disjoint_mut([t.from, t.to]).map_err(|e| format!("boards {} and {}: {e}", t.from + 1, t.to + 1))?;
     let secs = start.elapsed().as_secs_f64();
     let (letter, [out, into]) = transfer_between(&mut a.position, &mut b.position, t, &format!(" at {secs:.1}s"))?;
-    eprintln!("transfer: {} {letter} {} from board {} to board {} at {secs:.1}s", side_name(t.color), t.cell, t.from + 1, t.to + 1);
+    eprintln!(
+        "transfer: {} {letter} {} from board {} to board {} at {secs:.1}s",
+        side_name(t.color),
+        t.cell,
+        t.from + 1,
+        t.to + 1
+    );
     a.record.push(out);
     b.record.push(into);
     Ok(())
@@ -363,7 +397,9 @@ fn report(boards: &[Board], transfers: usize, pgnout: Option<&PathBuf>) -> Resul
     let drawn = boards.len() - won[0] - won[1];
     println!("boards won: White {} Black {} drawn {drawn}; transfers {transfers}; result: {team}", won[0], won[1]);
     if let Some(path) = pgnout {
-        std::fs::File::create(path).and_then(|mut f| f.write_all(pgn.as_bytes())).map_err(|e| format!("{}: {e}", path.display()))?;
+        std::fs::File::create(path)
+            .and_then(|mut f| f.write_all(pgn.as_bytes()))
+            .map_err(|e| format!("{}: {e}", path.display()))?;
     }
     Ok(())
 }
@@ -392,10 +428,19 @@ mod tests {
 
     #[test]
     fn transfers_from_standard_input_are_read_strictly() {
-        assert_eq!(parse_transfer("transfer white 1 d4 3", 3), Ok(Transfer { color: Color::White, from: 0, cell: "d4".into(), to: 2 }));
-        for bad in ["transfer white 1 d4 1", "transfer red 1 d4 2", "transfer white 0 d4 2", "transfer white 1 d4 4", "move white 1 d4 2", "transfer"] {
+        assert_eq!(
+            parse_transfer("transfer white 1 d4 3", 3),
+            Ok(Transfer { color: Color::White, from: 0, cell: "d4".into(), to: 2 })
+        );
+        for bad in [
+            "transfer white 1 d4 1",
+            "transfer red 1 d4 2",
+            "transfer white 0 d4 2",
+            "transfer white 1 d4 4",
+            "move white 1 d4 2",
+            "transfer",
+        ] {
             assert!(parse_transfer(bad, 3).is_err(), "{bad}");
         }
     }
-
 }

@@ -37,7 +37,9 @@ pub fn games(text: &str) -> Vec<Game> {
                 games.push(std::mem::take(&mut game));
                 in_moves = false;
             }
-            if let Some((name, value)) = trimmed.strip_prefix('[').and_then(|t| t.strip_suffix("\"]")).and_then(|t| t.split_once(" \"")) {
+            if let Some((name, value)) =
+                trimmed.strip_prefix('[').and_then(|t| t.strip_suffix("\"]")).and_then(|t| t.split_once(" \""))
+            {
                 game.tags.push((name.to_string(), value.to_string()));
             }
             continue;
@@ -109,8 +111,12 @@ impl Record<'_> {
     /// not chess from its start, the other tags, a blank line, the
     /// movetext and the result.
     pub fn text(&self) -> String {
-        let mut out = format!("[Event \"{}\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"{}\"]\n", self.event, self.round);
-        out += &format!("[White \"{}\"]\n[Black \"{}\"]\n[Result \"{}\"]\n", self.players[0], self.players[1], self.result);
+        let mut out =
+            format!("[Event \"{}\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"{}\"]\n", self.event, self.round);
+        out += &format!(
+            "[White \"{}\"]\n[Black \"{}\"]\n[Result \"{}\"]\n",
+            self.players[0], self.players[1], self.result
+        );
         if self.variant != "standard" {
             out += &format!("[Variant \"{}\"]\n", self.variant);
         }
@@ -205,7 +211,10 @@ mod tests {
         assert!(!chess.contains("[FEN") && !chess.contains("[Variant"), "{chess}");
         assert!(chess.ends_with("\n\n1. e4 e5 2. Qh5 {stopped} *\n"), "{chess}");
         for text in [record("flexichess", true, None).text(), record("standard", false, None).text()] {
-            assert!(text.contains("[FEN \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\"]\n[SetUp \"1\"]"), "{text}");
+            assert!(
+                text.contains("[FEN \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\"]\n[SetUp \"1\"]"),
+                "{text}"
+            );
             let read = &games(&text)[0];
             assert_eq!((read.fen(), &read.moves), (Some(record("standard", true, None).start_fen), &moves));
         }

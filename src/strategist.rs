@@ -83,7 +83,11 @@ impl Strategist {
             Some(Score::Mate(_)) => -10_000,
             None => 0,
         };
-        if pos.side_to_move() == self.color { score } else { -score }
+        if pos.side_to_move() == self.color {
+            score
+        } else {
+            -score
+        }
     }
 
     /// The value of each board (a finished board counts 0: it is decided).
@@ -93,7 +97,15 @@ impl Strategist {
 
     /// What `transfer` gains, both boards together: `source` and `target`
     /// are its boards after it, `before` every board's value before.
-    fn gain(&mut self, boards: &[BoardView], before: &[i32], transfer: &Transfer, source: &AnyPosition, target: &AnyPosition, limits: &Limits) -> i32 {
+    fn gain(
+        &mut self,
+        boards: &[BoardView],
+        before: &[i32],
+        transfer: &Transfer,
+        source: &AnyPosition,
+        target: &AnyPosition,
+        limits: &Limits,
+    ) -> i32 {
         let (from, to) = (transfer.from, transfer.to);
         let after_source = if boards[from].finished { 0 } else { self.value(source, limits.clone()) };
         self.value(target, limits.clone()) - before[to] + after_source - before[from]

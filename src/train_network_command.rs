@@ -104,22 +104,15 @@ pub struct TrainNetworkArgs {
 pub fn run(args: &TrainNetworkArgs) -> Result<(), String> {
     let rules = AnyRules::by_name(&args.variant).map_err(|e| e.to_string())?;
     if !(0.0..=1.0).contains(&args.score_weight) {
-        return Err(format!(
-            "--score-weight {} is not between 0 and 1",
-            args.score_weight
-        ));
+        return Err(format!("--score-weight {} is not between 0 and 1", args.score_weight));
     }
     if (args.epochs == 0 && args.init.is_none()) || args.batch == 0 || args.threads == 0 {
         return Err("--epochs (but with --init), --batch and --threads must be at least 1".into());
     }
-    let activation = Activation::by_name(&args.activation).ok_or_else(|| {
-        format!("--activation {} is neither crelu nor screlu", args.activation)
-    })?;
+    let activation = Activation::by_name(&args.activation)
+        .ok_or_else(|| format!("--activation {} is neither crelu nor screlu", args.activation))?;
     if !(args.learning_rate > 0.0 && args.learning_rate.is_finite()) {
-        return Err(format!(
-            "--learning-rate {} is not a positive number",
-            args.learning_rate
-        ));
+        return Err(format!("--learning-rate {} is not a positive number", args.learning_rate));
     }
     match &rules {
         AnyRules::Small(r) => train(r, args, activation),
@@ -139,19 +132,25 @@ fn train<B: Bitboard>(rules: &Arc<Rules<B>>, args: &TrainNetworkArgs, activation
             let net = Network::from_file(path).map_err(|e| format!("--init {e}"))?;
             if !net.fits(rules) {
                 let (k, c) = net.shape();
-                return Err(format!("--init {}: {k} kinds on {c} cells, where {} has {kinds} on {cells}", path.display(), args.variant));
+                return Err(format!(
+                    "--init {}: {k} kinds on {c} cells, where {} has {kinds} on {cells}",
+                    path.display(),
+                    args.variant
+                ));
             }
             if net.on_top != args.on_top {
                 let kind = |on_top| if on_top { "on top of the hand-made evaluation" } else { "alone" };
-                return Err(format!("--init {}: a network {}, where this training is {}", path.display(), kind(net.on_top), kind(args.on_top)));
+                return Err(format!(
+                    "--init {}: a network {}, where this training is {}",
+                    path.display(),
+                    kind(net.on_top),
+                    kind(args.on_top)
+                ));
             }
             Start::From(FloatNetwork::from_network(&net))
         }
     };
-    let (mut training, mut validation) = (
-        TrainingSet::new(kinds, cells),
-        TrainingSet::new(kinds, cells),
-    );
+    let (mut training, mut validation) = (TrainingSet::new(kinds, cells), TrainingSet::new(kinds, cells));
     let mut under_rule_changes = 0;
     let mut read = 0usize;
     // What the hand-made evaluation's loss is on the held-out positions:
@@ -159,7 +158,12 @@ fn train<B: Bitboard>(rules: &Arc<Rules<B>>, args: &TrainNetworkArgs, activation
     let tables = EvalTables::new(rules);
     let teacher = if args.teacher {
         let net = built_in(rules).filter(|net| net.on_top);
-        Some(net.ok_or_else(|| format!("--teacher: {} has no built-in network on top of its hand-made evaluation to learn from", args.variant))?)
+        Some(net.ok_or_else(|| {
+            format!(
+                "--teacher: {} has no built-in network on top of its hand-made evaluation to learn from",
+                args.variant
+            )
+        })?)
     } else {
         None
     };
@@ -189,11 +193,7 @@ fn train<B: Bitboard>(rules: &Arc<Rules<B>>, args: &TrainNetworkArgs, activation
             }
             (None, None) => result,
         };
-        let hold_out = if args.held_out.is_empty() {
-            (read / run) % 20 == 19
-        } else {
-            from_held_out_file
-        };
+        let hold_out = if args.held_out.is_empty() { (read / run) % 20 == 19 } else { from_held_out_file };
         read += 1;
         if hold_out {
             hand_made_loss += (expected_result(hand_made) - target).powi(2) as f64;
@@ -217,9 +217,7 @@ fn train<B: Bitboard>(rules: &Arc<Rules<B>>, args: &TrainNetworkArgs, activation
     }
     let of_data = if args.held_out.is_empty() { read } else { read - held_out };
     if of_data < 100 {
-        return Err(format!(
-            "{of_data} positions to train on; at least 100 are needed"
-        ));
+        return Err(format!("{of_data} positions to train on; at least 100 are needed"));
     }
     eprintln!(
         "{} positions to train on, {} held out ({under_rule_changes} under rule changes left out), read in {:.1} s",
@@ -227,10 +225,7 @@ fn train<B: Bitboard>(rules: &Arc<Rules<B>>, args: &TrainNetworkArgs, activation
         validation.len(),
         started.elapsed().as_secs_f64()
     );
-    eprintln!(
-        "the hand-made evaluation's loss on the positions held out: {:.6}",
-        hand_made_loss / held_out as f64
-    );
+    eprintln!("the hand-made evaluation's loss on the positions held out: {:.6}", hand_made_loss / held_out as f64);
     let options = TrainOptions {
         epochs: args.epochs,
         batch: args.batch,
@@ -252,8 +247,7 @@ fn train<B: Bitboard>(rules: &Arc<Rules<B>>, args: &TrainNetworkArgs, activation
         ),
     });
     let network = net.quantized().map_err(|e| e.to_string())?;
-    std::fs::write(&args.out, network.to_bytes())
-        .map_err(|e| format!("{}: {e}", args.out.display()))?;
+    std::fs::write(&args.out, network.to_bytes()).map_err(|e| format!("{}: {e}", args.out.display()))?;
     eprintln!(
         "wrote {}: the network after the epoch whose held-out loss was lowest ({:.6})",
         args.out.display(),

@@ -108,7 +108,8 @@ pub fn run(args: &TuneArgs) -> Result<(), String> {
 
 fn tune<B: Bitboard>(rules: &Arc<Rules<B>>, args: &TuneArgs, start_text: &str) -> Result<(), String> {
     let freedom = freedoms(args, &rules.variant)?;
-    let start_tables = |r: &Arc<Rules<B>>| EvalTables::with_weights(r, start_text).map_err(|e| format!("start weights: {e}"));
+    let start_tables =
+        |r: &Arc<Rules<B>>| EvalTables::with_weights(r, start_text).map_err(|e| format!("start weights: {e}"));
     // The tables of the variant's own rules (key 0) and of each rule
     // change met, by the rules' key.
     let mut tables: HashMap<u64, EvalTables<B>> = HashMap::from([(0, start_tables(rules)?)]);
@@ -132,16 +133,27 @@ fn tune<B: Bitboard>(rules: &Arc<Rules<B>>, args: &TuneArgs, start_text: &str) -
     if data.len() < 100 {
         return Err(format!("{} positions to fit on; at least 100 are needed", data.len()));
     }
-    eprintln!("{} positions ({under_rule_changes} under rule changes), read in {:.1} s", data.len(), started.elapsed().as_secs_f64());
+    eprintln!(
+        "{} positions ({under_rule_changes} under rule changes), read in {:.1} s",
+        data.len(),
+        started.elapsed().as_secs_f64()
+    );
     let mut target = "the games' results".to_string();
     if args.score_weight > 0.0 {
-        let (scale, scored) = data.blend_scores(args.score_weight).ok_or("--score-weight: no line of the data has a score")?;
+        let (scale, scored) =
+            data.blend_scores(args.score_weight).ok_or("--score-weight: no line of the data has a score")?;
         target = format!("{:.2} of the result and {:.2} of the reference's score (at K {scale:.3}) for the {scored} positions that have one", 1.0 - args.score_weight, args.score_weight);
         eprintln!("targets: {target}");
     }
-    let fit = texel::fit(&data, tables[&0].weights(), &freedom, args.epochs, |epoch, loss| eprintln!("epoch {epoch}/{}: loss {loss:.6}", args.epochs));
+    let fit = texel::fit(&data, tables[&0].weights(), &freedom, args.epochs, |epoch, loss| {
+        eprintln!("epoch {epoch}/{}: loss {loss:.6}", args.epochs)
+    });
     let unused = texel::unused_terms(&data, fit.weights.len());
-    let sources: Vec<String> = args.data.iter().map(|p| p.file_name().map_or_else(|| p.display().to_string(), |n| n.to_string_lossy().into_owned())).collect();
+    let sources: Vec<String> = args
+        .data
+        .iter()
+        .map(|p| p.file_name().map_or_else(|| p.display().to_string(), |n| n.to_string_lossy().into_owned()))
+        .collect();
     let summary = format!(
         "K {:.3}; loss {:.6} -> {:.6} on them, {:.6} -> {:.6} on the tenth held out",
         fit.k, fit.start_loss.0, fit.end_loss.0, fit.start_loss.1, fit.end_loss.1
@@ -169,7 +181,11 @@ fn tune<B: Bitboard>(rules: &Arc<Rules<B>>, args: &TuneArgs, start_text: &str) -
 /// position under `rules`, White's result and perhaps a score (see
 /// [`parse_line`]). An error, the data's or `each`'s, is given with its
 /// file and line.
-pub(crate) fn read_data<B: Bitboard>(rules: &Arc<Rules<B>>, paths: &[PathBuf], mut each: impl FnMut(Position<B>, f32, Option<f32>) -> Result<(), String>) -> Result<(), String> {
+pub(crate) fn read_data<B: Bitboard>(
+    rules: &Arc<Rules<B>>,
+    paths: &[PathBuf],
+    mut each: impl FnMut(Position<B>, f32, Option<f32>) -> Result<(), String>,
+) -> Result<(), String> {
     for path in paths {
         let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
         for (i, line) in BufReader::new(file).lines().enumerate() {
@@ -200,7 +216,11 @@ fn parse_line(line: &str) -> Result<(&str, f32, Option<f32>), String> {
     };
     let score = match after.trim() {
         "" => None,
-        text => Some(text.parse::<i32>().map_err(|_| format!("score {text} after the result is no whole number of centipawns"))? as f32),
+        text => Some(
+            text.parse::<i32>()
+                .map_err(|_| format!("score {text} after the result is no whole number of centipawns"))?
+                as f32,
+        ),
     };
     Ok((line[..open].trim(), result, score))
 }

@@ -18,21 +18,41 @@ fn datagen(args: &[&str]) -> Output {
 /// Runs datagen and returns the lines it wrote, checked under the rules.
 fn generate(variant: &str, out: &PathBuf, extra: &[&str]) -> Vec<String> {
     let path = out.to_str().unwrap();
-    let run = datagen(&[&["--variant", variant, "--games", "2", "--nodes", "400", "--max-plies", "60", "--out", path], extra].concat());
+    let run = datagen(
+        &[&["--variant", variant, "--games", "2", "--nodes", "400", "--max-plies", "60", "--out", path], extra]
+            .concat(),
+    );
     let said = String::from_utf8_lossy(&run.stderr).to_string();
     assert!(run.status.success(), "{variant}: {said}");
     assert!(said.contains("2 games"), "{variant}: no summary in {said}");
     // How the games ended: counts that add up to the games played.
-    let ends = said.lines().find_map(|l| l.strip_prefix("ended: ")).unwrap_or_else(|| panic!("{variant}: no 'ended:' line in {said}"));
-    let counted: u32 = ends.split(", ").map(|part| part.split(" (").next().unwrap().rsplit(' ').next().unwrap().parse::<u32>().unwrap_or_else(|_| panic!("{variant}: {ends}"))).sum();
+    let ends = said
+        .lines()
+        .find_map(|l| l.strip_prefix("ended: "))
+        .unwrap_or_else(|| panic!("{variant}: no 'ended:' line in {said}"));
+    let counted: u32 = ends
+        .split(", ")
+        .map(|part| {
+            part.split(" (")
+                .next()
+                .unwrap()
+                .rsplit(' ')
+                .next()
+                .unwrap()
+                .parse::<u32>()
+                .unwrap_or_else(|_| panic!("{variant}: {ends}"))
+        })
+        .sum();
     assert_eq!(counted, 2, "{variant}: {ends}");
     let rules = AnyRules::by_name(variant).unwrap();
     let text = std::fs::read_to_string(out).unwrap();
     let lines: Vec<String> = text.lines().map(str::to_string).collect();
     assert!(!lines.is_empty(), "{variant}: no positions");
     for line in &lines {
-        let (fen, result_and_score) = line.rsplit_once(" [").unwrap_or_else(|| panic!("{variant}: no result in {line}"));
-        let (result, score) = result_and_score.split_once("] ").unwrap_or_else(|| panic!("{variant}: no score in {line}"));
+        let (fen, result_and_score) =
+            line.rsplit_once(" [").unwrap_or_else(|| panic!("{variant}: no result in {line}"));
+        let (result, score) =
+            result_and_score.split_once("] ").unwrap_or_else(|| panic!("{variant}: no score in {line}"));
         assert!(["1.0", "0.5", "0.0"].contains(&result), "{variant}: result {result} in {line}");
         // White's centipawns, never a mate (those positions are not kept).
         let score: i32 = score.parse().unwrap_or_else(|_| panic!("{variant}: score {score} in {line}"));

@@ -19,7 +19,8 @@ struct Engine {
 
 impl Engine {
     fn start() -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_protean")).stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().unwrap();
+        let mut child =
+            Command::new(env!("CARGO_BIN_EXE_protean")).stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().unwrap();
         let stdin = child.stdin.take().unwrap();
         let stdout = child.stdout.take().unwrap();
         let (tx, lines) = channel();
@@ -124,10 +125,18 @@ fn uci_survives_hostile_lines() {
     assert!(fen.ends_with(" N=W,Q=N"), "{fen}");
     e.send("go perft 1");
     let (_, divide) = e.expect("Nodes searched", 10 * SECOND);
-    assert!(divide.iter().any(|l| l.starts_with("d1c3:")) && !divide.iter().any(|l| l.starts_with("b1a4:")), "{divide:?}");
+    assert!(
+        divide.iter().any(|l| l.starts_with("d1c3:")) && !divide.iter().any(|l| l.starts_with("b1a4:")),
+        "{divide:?}"
+    );
 
     // A pawn leaping over a piece (finding 2): no crash, a legal move.
-    uci_plays_legal_move(&mut e, "flexichess", "position fen 4k3/8/8/3p4/3P4/8/3P4/4K3 b - - 0 1 P=ND moves d5d3", "go depth 3");
+    uci_plays_legal_move(
+        &mut e,
+        "flexichess",
+        "position fen 4k3/8/8/3p4/3P4/8/3P4/4K3 b - - 0 1 P=ND moves d5d3",
+        "go depth 3",
+    );
     e.send("position fen 4k3/8/8/3p4/3P4/8/3P4/4K3 b - - 0 1 P=ND moves d5d3 d2d4");
     e.send("go depth 3");
     e.expect("bestmove", 10 * SECOND);

@@ -61,7 +61,31 @@ fn chess960_over_xboard_castles_as_o_o_and_replays() {
     std::fs::write(&book, "[FEN \"r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1\"]\n\n1. O-O O-O-O *\n").unwrap();
     let pgn = temp("chess960-xboard.pgn");
     let openings = format!("file={}", book.to_str().unwrap());
-    let out = run_match(&["-engine", &format!("cmd={}", protean()), "name=X", "proto=xboard", "-engine", &format!("cmd={}", protean()), "name=U", "-each", "depth=4", "-variant", "fischerandom", "-games", "2", "-rounds", "3", "-repeat", "-maxmoves", "80", "-openings", &openings, "format=pgn", "-pgnout", pgn.to_str().unwrap()]);
+    let out = run_match(&[
+        "-engine",
+        &format!("cmd={}", protean()),
+        "name=X",
+        "proto=xboard",
+        "-engine",
+        &format!("cmd={}", protean()),
+        "name=U",
+        "-each",
+        "depth=4",
+        "-variant",
+        "fischerandom",
+        "-games",
+        "2",
+        "-rounds",
+        "3",
+        "-repeat",
+        "-maxmoves",
+        "80",
+        "-openings",
+        &openings,
+        "format=pgn",
+        "-pgnout",
+        pgn.to_str().unwrap(),
+    ]);
     assert!(!out.contains("illegal move"), "{out}");
     let rules = AnyRules::by_name("chess960").unwrap();
     let mut castlings = 0;
@@ -83,7 +107,24 @@ fn protean_plays_itself_in_every_variant_and_the_pgns_replay() {
     for &variant in variants::NAMES {
         let pgn = temp(&format!("{variant}.pgn"));
         let depth = if variant == "beyond" { "depth=2" } else { "depth=3" };
-        let out = run_match(&["-engine", &format!("cmd={}", protean()), "name=P1", "-engine", &format!("cmd={}", protean()), "name=P2", "-each", depth, "-variant", variant, "-games", "2", "-maxmoves", "60", "-pgnout", pgn.to_str().unwrap()]);
+        let out = run_match(&[
+            "-engine",
+            &format!("cmd={}", protean()),
+            "name=P1",
+            "-engine",
+            &format!("cmd={}", protean()),
+            "name=P2",
+            "-each",
+            depth,
+            "-variant",
+            variant,
+            "-games",
+            "2",
+            "-maxmoves",
+            "60",
+            "-pgnout",
+            pgn.to_str().unwrap(),
+        ]);
         assert!(out.contains("Score of P1 vs P2"), "{out}");
         let played = games(&pgn);
         assert_eq!(played.len(), 2, "{variant}");
@@ -101,7 +142,12 @@ fn protean_plays_itself_in_every_variant_and_the_pgns_replay() {
             let result = tag(&tags, "Result").unwrap();
             match pos.outcome() {
                 Some(o) => assert_eq!(o.result(), result, "{variant}"),
-                None => assert_eq!((result, tag(&tags, "Termination")), ("1/2-1/2", Some("adjudication")), "{variant}: {}", pos.fen()),
+                None => assert_eq!(
+                    (result, tag(&tags, "Termination")),
+                    ("1/2-1/2", Some("adjudication")),
+                    "{variant}: {}",
+                    pos.fen()
+                ),
             }
         }
         let _ = std::fs::remove_file(pgn);
@@ -137,7 +183,14 @@ fn fake_engine(name: &str, on_go: &str) -> FakeEngine {
 
 fn against(fake: &Path, extra: &[&str]) -> (String, Vec<PgnGame>) {
     let pgn = temp(&format!("{}.pgn", fake.file_name().unwrap().to_string_lossy()));
-    let mut args = vec!["-engine".to_string(), format!("cmd={}", protean()), "name=Protean".into(), "-engine".into(), format!("cmd={}", fake.display()), "name=Fake".into()];
+    let mut args = vec![
+        "-engine".to_string(),
+        format!("cmd={}", protean()),
+        "name=Protean".into(),
+        "-engine".into(),
+        format!("cmd={}", fake.display()),
+        "name=Fake".into(),
+    ];
     args.extend(["-each", "tc=1+0.1", "-games", "2", "-pgnout"].map(str::to_string));
     args.push(pgn.to_str().unwrap().to_string());
     args.extend(extra.iter().map(|s| s.to_string()));
@@ -201,12 +254,40 @@ fn an_engine_that_runs_over_its_clock_loses_on_time() {
 fn a_resumed_match_counts_the_earlier_games_and_plays_on() {
     let fake = fake_engine("resumed", "echo 'bestmove e2e5'");
     let pgn = temp("resumed.pgn");
-    let record = |round: u32, white: &str, black: &str, result: &str| format!("[Event \"protean match\"]\n[Round \"{round}\"]\n[White \"{white}\"]\n[Black \"{black}\"]\n[Result \"{result}\"]\n\n{result}\n\n");
+    let record = |round: u32, white: &str, black: &str, result: &str| {
+        format!("[Event \"protean match\"]\n[Round \"{round}\"]\n[White \"{white}\"]\n[Black \"{black}\"]\n[Result \"{result}\"]\n\n{result}\n\n")
+    };
     // A pair, Protean winning as White and losing as Black; then round 3
     // alone, whose partner never finished: it is played again.
-    std::fs::write(&pgn, [record(1, "Protean", "Fake", "1-0"), record(2, "Fake", "Protean", "1-0"), record(3, "Protean", "Fake", "1/2-1/2")].concat()).unwrap();
+    std::fs::write(
+        &pgn,
+        [
+            record(1, "Protean", "Fake", "1-0"),
+            record(2, "Fake", "Protean", "1-0"),
+            record(3, "Protean", "Fake", "1/2-1/2"),
+        ]
+        .concat(),
+    )
+    .unwrap();
     let path = pgn.to_str().unwrap();
-    let args = ["-engine", &format!("cmd={}", protean()), "name=Protean", "-engine", &format!("cmd={}", fake.display()), "name=Fake", "-each", "tc=1+0.1", "-games", "2", "-rounds", "2", "-resume", path, "-pgnout", path];
+    let args = [
+        "-engine",
+        &format!("cmd={}", protean()),
+        "name=Protean",
+        "-engine",
+        &format!("cmd={}", fake.display()),
+        "name=Fake",
+        "-each",
+        "tc=1+0.1",
+        "-games",
+        "2",
+        "-rounds",
+        "2",
+        "-resume",
+        path,
+        "-pgnout",
+        path,
+    ];
     let out = run_match(&args);
     assert!(out.contains(&format!("Resuming from {path}: 2 games counted, 1 left out (their partners had not finished); playing on from game 3")), "{out}");
     assert!(out.contains("Started game 3 of 4") && !out.contains("Started game 2 of"), "{out}");
@@ -239,7 +320,10 @@ fn a_resumed_match_counts_the_earlier_games_and_plays_on() {
         .collect();
     std::fs::write(&pgn, decided).unwrap();
     let out = run_match(&[&args[..10], &["-rounds", "100", "-sprt", "elo0=0", "elo1=50", "-resume", path]].concat());
-    assert!(out.contains("80 games counted") && out.contains("SPRT: H1 was accepted") && !out.contains("Started game"), "{out}");
+    assert!(
+        out.contains("80 games counted") && out.contains("SPRT: H1 was accepted") && !out.contains("Started game"),
+        "{out}"
+    );
     let _ = std::fs::remove_file(pgn);
 }
 
@@ -247,7 +331,18 @@ fn a_resumed_match_counts_the_earlier_games_and_plays_on() {
 fn an_engine_that_cannot_start_stops_the_match_at_once() {
     let start = std::time::Instant::now();
     let out = Command::new(protean())
-        .args(["match", "-engine", "cmd=/nonexistent/engine", "name=Ghost", "-engine", &format!("cmd={}", protean()), "-each", "tc=1+0.01", "-games", "4"])
+        .args([
+            "match",
+            "-engine",
+            "cmd=/nonexistent/engine",
+            "name=Ghost",
+            "-engine",
+            &format!("cmd={}", protean()),
+            "-each",
+            "tc=1+0.01",
+            "-games",
+            "4",
+        ])
         .output()
         .unwrap();
     let text = String::from_utf8_lossy(&out.stderr);
@@ -274,12 +369,27 @@ fn a_variant_loaded_from_a_file_is_played_and_refereed() {
     let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("epd/variants/capablanca.ini");
     let file = file.to_str().unwrap();
     let pgn = temp("capablanca.pgn");
-    let engine = |name: &str| [format!("cmd={}", protean()), format!("name={name}"), format!("option.VariantPath={file}")];
+    let engine =
+        |name: &str| [format!("cmd={}", protean()), format!("name={name}"), format!("option.VariantPath={file}")];
     let mut args = vec!["--variants".to_string(), file.to_string(), "match".to_string(), "-engine".into()];
     args.extend(engine("P1"));
     args.push("-engine".into());
     args.extend(engine("P2"));
-    args.extend(["-each", "depth=3", "-variant", "capablanca", "-games", "2", "-maxmoves", "60", "-pgnout", pgn.to_str().unwrap()].map(String::from));
+    args.extend(
+        [
+            "-each",
+            "depth=3",
+            "-variant",
+            "capablanca",
+            "-games",
+            "2",
+            "-maxmoves",
+            "60",
+            "-pgnout",
+            pgn.to_str().unwrap(),
+        ]
+        .map(String::from),
+    );
     let out = Command::new(protean()).args(&args).output().unwrap();
     let text = String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success() && text.contains("Finished match"), "{text}");

@@ -42,7 +42,11 @@ fn apply_transfer(pos: &mut AnyPosition, comment: &str) {
     let rows = fen::board_rows(g, |c| {
         placement.pieces.iter().find(|(at, _)| *at == c).map(|(_, p)| {
             let l = variant.pieces[p.kind()].letter;
-            if p.color() == Color::White { l } else { l.to_ascii_lowercase() }
+            if p.color() == Color::White {
+                l
+            } else {
+                l.to_ascii_lowercase()
+            }
         })
     });
     let (file, rank) = (g.file(cell), g.rank(cell));
@@ -55,7 +59,8 @@ fn apply_transfer(pos: &mut AnyPosition, comment: &str) {
     }
     let rights = if rights.is_empty() { "-".to_string() } else { rights };
     let new = format!("{rows} {} {rights} - {} {} {}", fields[1], fields[4], fields[5], fields[6]);
-    *pos = AnyRules::by_name("flexichess").unwrap().from_fen(&new).unwrap_or_else(|e| panic!("{comment}: {e} in {new}"));
+    *pos =
+        AnyRules::by_name("flexichess").unwrap().from_fen(&new).unwrap_or_else(|e| panic!("{comment}: {e} in {new}"));
 }
 
 /// Plays one game, replays its PGNs under the rules, and returns the
@@ -80,7 +85,11 @@ fn play_and_replay(attempt: usize) -> (usize, usize) {
     let progress = String::from_utf8(out.stderr).unwrap();
     let rounds: Vec<&str> = progress.lines().filter(|l| l.starts_with("round ")).collect();
     assert!(!rounds.is_empty(), "{progress}");
-    assert!(rounds[0].starts_with("round 1 at ") && rounds[0].contains("1: ") && rounds[0].contains("3: "), "{}", rounds[0]);
+    assert!(
+        rounds[0].starts_with("round 1 at ") && rounds[0].contains("1: ") && rounds[0].contains("3: "),
+        "{}",
+        rounds[0]
+    );
     let text = std::fs::read_to_string(&pgn).unwrap();
     let games: Vec<&str> = text.split("[Event ").filter(|g| !g.trim().is_empty()).collect();
     assert_eq!(games.len(), 3, "{text}");
@@ -109,13 +118,21 @@ fn play_and_replay(attempt: usize) -> (usize, usize) {
             if token.ends_with('.') || token == result {
                 continue;
             }
-            if token.contains('=') && token.chars().next().is_some_and(|c| c.is_ascii_uppercase()) && !token.contains('x') {
+            if token.contains('=')
+                && token.chars().next().is_some_and(|c| c.is_ascii_uppercase())
+                && !token.contains('x')
+            {
                 rule_changes += usize::from(token.len() > 2 && token.as_bytes()[1] == b'=');
             }
             play_san(&mut pos, token);
         }
         if game.contains("[Termination \"checkmate\"]") {
-            assert!(matches!(pos.outcome(), Some(protean_rules::Outcome::Checkmate { .. })), "board {} {}", i + 1, pos.fen());
+            assert!(
+                matches!(pos.outcome(), Some(protean_rules::Outcome::Checkmate { .. })),
+                "board {} {}",
+                i + 1,
+                pos.fen()
+            );
         }
     }
     assert!(summary.contains("transfers ") && summary.contains("result: "), "{summary}");

@@ -10,17 +10,11 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 fn temp(name: &str) -> PathBuf {
-    std::env::temp_dir().join(format!(
-        "protean-train-network-{}-{name}",
-        std::process::id()
-    ))
+    std::env::temp_dir().join(format!("protean-train-network-{}-{name}", std::process::id()))
 }
 
 fn protean(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_protean"))
-        .args(args)
-        .output()
-        .unwrap()
+    Command::new(env!("CARGO_BIN_EXE_protean")).args(args).output().unwrap()
 }
 
 /// `games` short games of `variant` at 300 nodes a move, written by
@@ -28,7 +22,17 @@ fn protean(args: &[&str]) -> Output {
 fn datagen(variant: &str, games: usize, out: &Path) {
     let games = games.to_string();
     let run = protean(&[
-        "datagen", "--variant", variant, "--games", &games, "--nodes", "300", "--max-plies", "80", "--out", out.to_str().unwrap(),
+        "datagen",
+        "--variant",
+        variant,
+        "--games",
+        &games,
+        "--nodes",
+        "300",
+        "--max-plies",
+        "80",
+        "--out",
+        out.to_str().unwrap(),
     ]);
     assert!(run.status.success(), "{variant}: {}", String::from_utf8_lossy(&run.stderr));
 }
@@ -37,10 +41,7 @@ fn datagen(variant: &str, games: usize, out: &Path) {
 fn datagen_output_trains_a_network_that_fits_its_variant() {
     // Perfect Chess's network with squared units, the others' clipped.
     for (variant, activation) in [("standard", "crelu"), ("perfect", "screlu"), ("onedim", "crelu")] {
-        let (data, out) = (
-            temp(&format!("{variant}.data")),
-            temp(&format!("{variant}.nnue")),
-        );
+        let (data, out) = (temp(&format!("{variant}.data")), temp(&format!("{variant}.nnue")));
         datagen(variant, 16, &data);
         let run = protean(&[
             "train-network",
@@ -61,13 +62,10 @@ fn datagen_output_trains_a_network_that_fits_its_variant() {
         let said = String::from_utf8_lossy(&run.stderr);
         assert!(run.status.success(), "{variant}: {said}");
         assert!(
-            said.contains("epoch 3/3")
-                && said.contains("held out")
-                && said.contains("hand-made evaluation's loss"),
+            said.contains("epoch 3/3") && said.contains("held out") && said.contains("hand-made evaluation's loss"),
             "{variant}: {said}"
         );
-        let net = Network::from_bytes(&std::fs::read(&out).unwrap())
-            .unwrap_or_else(|e| panic!("{variant}: {e}"));
+        let net = Network::from_bytes(&std::fs::read(&out).unwrap()).unwrap_or_else(|e| panic!("{variant}: {e}"));
         assert_eq!(Some(net.activation), Activation::by_name(activation), "{variant}");
         let pos = AnyRules::by_name(variant).unwrap().start();
         protean_rules::with_position!(&pos, p => {
@@ -80,19 +78,45 @@ fn datagen_output_trains_a_network_that_fits_its_variant() {
         // and with no epochs the same network is written again.
         let again = temp(&format!("{variant}-again.nnue"));
         let run = protean(&[
-            "train-network", "--variant", variant, "--data", data.to_str().unwrap(), "--out", again.to_str().unwrap(),
-            "--epochs", "0", "--batch", "64", "--mirror", "--init", out.to_str().unwrap(),
+            "train-network",
+            "--variant",
+            variant,
+            "--data",
+            data.to_str().unwrap(),
+            "--out",
+            again.to_str().unwrap(),
+            "--epochs",
+            "0",
+            "--batch",
+            "64",
+            "--mirror",
+            "--init",
+            out.to_str().unwrap(),
         ]);
         let said = String::from_utf8_lossy(&run.stderr);
-        assert!(run.status.success() && said.contains("the starting network's loss on the positions held out"), "{variant}: {said}");
+        assert!(
+            run.status.success() && said.contains("the starting network's loss on the positions held out"),
+            "{variant}: {said}"
+        );
         assert_eq!(Network::from_bytes(&std::fs::read(&again).unwrap()).unwrap(), net, "{variant}");
         // A network alone does not start a training on top.
         let run = protean(&[
-            "train-network", "--variant", variant, "--data", data.to_str().unwrap(), "--out", again.to_str().unwrap(),
-            "--on-top", "--init", out.to_str().unwrap(),
+            "train-network",
+            "--variant",
+            variant,
+            "--data",
+            data.to_str().unwrap(),
+            "--out",
+            again.to_str().unwrap(),
+            "--on-top",
+            "--init",
+            out.to_str().unwrap(),
         ]);
         let said = String::from_utf8_lossy(&run.stderr);
-        assert!(!run.status.success() && said.contains("a network alone, where this training is on top"), "{variant}: {said}");
+        assert!(
+            !run.status.success() && said.contains("a network alone, where this training is on top"),
+            "{variant}: {said}"
+        );
         for f in [data, out, again] {
             std::fs::remove_file(f).ok();
         }
@@ -115,8 +139,22 @@ fn held_out_files_are_held_out_whole_and_nothing_of_the_data() {
     assert!(half >= 100, "{} positions", lines.len());
     std::fs::write(&first, lines[..half].join("\n") + "\n").unwrap();
     std::fs::write(&second, lines[half..].join("\n") + "\n").unwrap();
-    let (f, s, n, a) = (first.to_str().unwrap(), second.to_str().unwrap(), net.to_str().unwrap(), again.to_str().unwrap());
-    let run = protean(&["train-network", "--data", f, "--held-out", s, "--out", n, "--epochs", "1", "--batch", "64", "--mirror"]);
+    let (f, s, n, a) =
+        (first.to_str().unwrap(), second.to_str().unwrap(), net.to_str().unwrap(), again.to_str().unwrap());
+    let run = protean(&[
+        "train-network",
+        "--data",
+        f,
+        "--held-out",
+        s,
+        "--out",
+        n,
+        "--epochs",
+        "1",
+        "--batch",
+        "64",
+        "--mirror",
+    ]);
     let said = String::from_utf8_lossy(&run.stderr);
     assert!(run.status.success(), "{said}");
     // Every position of the first file trained on (with its mirror), every
@@ -146,46 +184,27 @@ fn held_out_files_are_held_out_whole_and_nothing_of_the_data() {
 #[test]
 fn bad_arguments_and_data_are_named_and_nothing_is_written() {
     let (data, out) = (temp("bad.data"), temp("bad.nnue"));
-    std::fs::write(
-        &data,
-        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 [0.5] 12\nnot a fen [1.0]\n",
-    )
-    .unwrap();
+    std::fs::write(&data, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 [0.5] 12\nnot a fen [1.0]\n")
+        .unwrap();
     let (d, o) = (data.to_str().unwrap(), out.to_str().unwrap());
     for (args, named) in [
         (vec!["--data", d, "--out", o], "line 2"),
-        (
-            vec!["--data", d, "--out", o, "--score-weight", "1.5"],
-            "--score-weight",
-        ),
+        (vec!["--data", d, "--out", o, "--score-weight", "1.5"], "--score-weight"),
         (vec!["--data", d, "--out", o, "--epochs", "0"], "--epochs"),
-        (
-            vec!["--data", d, "--out", o, "--learning-rate", "-1"],
-            "--learning-rate",
-        ),
+        (vec!["--data", d, "--out", o, "--learning-rate", "-1"], "--learning-rate"),
         (vec!["--data", d, "--out", o, "--activation", "tanh"], "--activation tanh"),
         (vec!["--data", "/no/such/file", "--out", o], "/no/such/file"),
         (vec!["--data", d, "--out", o, "--held-out", "/no/such/held"], "/no/such/held"),
         (vec!["--data", d, "--out", o, "--init", "/no/such/net.nnue"], "--init /no/such/net.nnue"),
         (vec!["--variant", "perfect", "--data", d, "--out", o, "--init", d], "not a Protean network file"),
-        (
-            vec!["--variant", "nosuchchess", "--data", d, "--out", o],
-            "nosuchchess",
-        ),
+        (vec!["--variant", "nosuchchess", "--data", d, "--out", o], "nosuchchess"),
     ] {
         let run = protean(&[&["train-network"], &args[..]].concat());
         let said = String::from_utf8_lossy(&run.stderr);
-        assert!(
-            !run.status.success() && said.contains(named),
-            "{args:?}: {said}"
-        );
+        assert!(!run.status.success() && said.contains(named), "{args:?}: {said}");
         assert!(!out.exists(), "{args:?} wrote {o}");
     }
-    std::fs::write(
-        &data,
-        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 [0.5] 12\n",
-    )
-    .unwrap();
+    std::fs::write(&data, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 [0.5] 12\n").unwrap();
     let run = protean(&["train-network", "--data", d, "--out", o]);
     assert!(
         !run.status.success() && String::from_utf8_lossy(&run.stderr).contains("at least"),
@@ -207,7 +226,8 @@ fn a_teacher_gives_the_targets_whatever_the_data_say() {
     std::fs::write(&lying, lied.join("\n") + "\n").unwrap();
     let (l, n) = (lying.to_str().unwrap(), net.to_str().unwrap());
     let hand_made_loss = |extra: &[&str]| {
-        let run = protean(&[&["train-network", "--data", l, "--out", n, "--epochs", "1", "--batch", "64"], extra].concat());
+        let run =
+            protean(&[&["train-network", "--data", l, "--out", n, "--epochs", "1", "--batch", "64"], extra].concat());
         let said = String::from_utf8_lossy(&run.stderr).to_string();
         assert!(run.status.success(), "{said}");
         figure_after(&said, "the hand-made evaluation's loss on the positions held out:").parse::<f64>().unwrap()
@@ -221,7 +241,9 @@ fn a_teacher_gives_the_targets_whatever_the_data_say() {
     assert!(Network::from_file(&net).is_ok_and(|n| !n.on_top));
     // Nothing to learn from where no network is built in on top, and
     // nothing to learn on top of.
-    for (args, named) in [(vec!["--variant", "onedim"], "onedim has no built-in network"), (vec!["--on-top"], "--on-top")] {
+    for (args, named) in
+        [(vec!["--variant", "onedim"], "onedim has no built-in network"), (vec!["--on-top"], "--on-top")]
+    {
         std::fs::remove_file(&net).ok();
         let run = protean(&[&["train-network", "--data", l, "--out", n, "--teacher"], &args[..]].concat());
         let said = String::from_utf8_lossy(&run.stderr);

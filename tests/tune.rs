@@ -17,7 +17,19 @@ fn protean(args: &[&str]) -> Output {
 }
 
 fn datagen(variant: &str, games: &str, nodes: &str, out: &std::path::Path) {
-    let run = protean(&["datagen", "--variant", variant, "--games", games, "--nodes", nodes, "--max-plies", "80", "--out", out.to_str().unwrap()]);
+    let run = protean(&[
+        "datagen",
+        "--variant",
+        variant,
+        "--games",
+        games,
+        "--nodes",
+        nodes,
+        "--max-plies",
+        "80",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
     assert!(run.status.success(), "{variant}: {}", String::from_utf8_lossy(&run.stderr));
 }
 
@@ -29,15 +41,34 @@ fn every_variant_fits_a_file_the_evaluation_reads() {
         // with few quiet positions: more games, deeper.
         let (games, nodes) = if variant == "beyond" { ("24", "1000") } else { ("12", "300") };
         datagen(variant, games, nodes, &data);
-        let run = protean(&["tune", "--variant", variant, "--data", data.to_str().unwrap(), "--out", out.to_str().unwrap(), "--epochs", "30"]);
+        let run = protean(&[
+            "tune",
+            "--variant",
+            variant,
+            "--data",
+            data.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--epochs",
+            "30",
+        ]);
         let said = String::from_utf8_lossy(&run.stderr);
         assert!(run.status.success(), "{variant}: {said}");
         assert!(said.contains("epoch 30/30") && said.contains("held out"), "{variant}: {said}");
         let text = std::fs::read_to_string(&out).unwrap();
-        assert!(text.starts_with(&format!("# Evaluation weights for {}", AnyRules::by_name(variant).unwrap().variant().name)), "{text}");
+        assert!(
+            text.starts_with(&format!(
+                "# Evaluation weights for {}",
+                AnyRules::by_name(variant).unwrap().variant().name
+            )),
+            "{text}"
+        );
         let v = AnyRules::by_name(variant).unwrap().variant().clone();
         let layout = Layout::of(&v);
-        let zero = Weights::defaults(&vec![(protean_rules::variant::Role::Other, Score::default()); v.pieces.len()], layout.squares());
+        let zero = Weights::defaults(
+            &vec![(protean_rules::variant::Role::Other, Score::default()); v.pieces.len()],
+            layout.squares(),
+        );
         let read = Weights::parse(&text, &v, zero.clone()).unwrap_or_else(|e| panic!("{variant}: {e}"));
         assert_ne!(read, zero, "{variant}: the file gives weights");
         // Thirty steps of at most about one centipawn each from the
@@ -50,7 +81,21 @@ fn every_variant_fits_a_file_the_evaluation_reads() {
         // Held terms keep their starting weights: every kind's value,
         // every piece-square weight and the tempo.
         let held_out = temp(&format!("{variant}-held.txt"));
-        let run = protean(&["tune", "--variant", variant, "--data", data.to_str().unwrap(), "--out", held_out.to_str().unwrap(), "--epochs", "30", "--hold", "value", "square", "tempo"]);
+        let run = protean(&[
+            "tune",
+            "--variant",
+            variant,
+            "--data",
+            data.to_str().unwrap(),
+            "--out",
+            held_out.to_str().unwrap(),
+            "--epochs",
+            "30",
+            "--hold",
+            "value",
+            "square",
+            "tempo",
+        ]);
         assert!(run.status.success(), "{variant}: {}", String::from_utf8_lossy(&run.stderr));
         let held = Weights::parse(&std::fs::read_to_string(&held_out).unwrap(), &v, start.clone()).unwrap();
         // The tuner starts from the evaluation's weights: the built-in file
@@ -59,7 +104,10 @@ fn every_variant_fits_a_file_the_evaluation_reads() {
         let initial = protean_rules::with_position!(&pos, p => EvalTables::new(p.rules()).weights().to_vec());
         let tempo = scalar(Scalar::Tempo);
         for (i, (h, s)) in held.terms.iter().zip(&initial).enumerate() {
-            if i == tempo || layout.square_terms().contains(&i) || (0..v.pieces.len()).any(|k| i == per_kind(PerKind::Value, k)) {
+            if i == tempo
+                || layout.square_terms().contains(&i)
+                || (0..v.pieces.len()).any(|k| i == per_kind(PerKind::Value, k))
+            {
                 assert_eq!(h, s, "{variant}: term {i} was held");
             }
         }
@@ -74,7 +122,11 @@ fn bad_data_is_named_by_file_and_line_and_nothing_is_written() {
     let good = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1 [0.5]";
     for (name, lines, needle) in [
         ("noresult", vec![good, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"], "line 2: no [result]"),
-        ("badresult", vec![good, good, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 [2.0]"], "line 3: result 2.0"),
+        (
+            "badresult",
+            vec![good, good, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 [2.0]"],
+            "line 3: result 2.0",
+        ),
         ("badfen", vec!["rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w KQkq - 0 1 [1.0]"], "line 1:"),
         ("few", vec![good; 5], "5 positions to fit on"),
     ] {
@@ -96,6 +148,8 @@ fn bad_data_is_named_by_file_and_line_and_nothing_is_written() {
     let run = protean(&["tune", "--data", "x", "--out", out.to_str().unwrap(), "--hold", "valu"]);
     assert!(!run.status.success() && String::from_utf8_lossy(&run.stderr).contains("--hold: no term valu"));
     let run = protean(&["tune", "--data", "x", "--out", out.to_str().unwrap(), "--square-penalty=-1"]);
-    assert!(!run.status.success() && String::from_utf8_lossy(&run.stderr).contains("--square-penalty -1 must be 0 or more"));
+    assert!(
+        !run.status.success() && String::from_utf8_lossy(&run.stderr).contains("--square-penalty -1 must be 0 or more")
+    );
     assert!(!out.exists());
 }

@@ -59,7 +59,10 @@ fn uci_loads_a_variant_path_and_keeps_going_after_a_bad_one() {
     assert!(text.contains("variants loaded from") && text.contains(": janus"), "{text}");
     let combos: Vec<&str> = text.lines().filter(|l| l.starts_with("option name UCI_Variant")).collect();
     assert_eq!(combos.len(), 2);
-    assert!(!combos[0].contains("janus") && combos[1].ends_with("var janus var gothic"), "two files, as Fairy-Stockfish joins them: {combos:?}");
+    assert!(
+        !combos[0].contains("janus") && combos[1].ends_with("var janus var gothic"),
+        "two files, as Fairy-Stockfish joins them: {combos:?}"
+    );
     assert!(text.contains("info string variant janus files 10 ranks 8"), "{text}");
     assert!(!text.contains("illegal move"), "a janus position was set up: {text}");
     assert!(text.contains("unknown variant 'bad'") && text.contains("readyok"), "{text}");
@@ -68,7 +71,12 @@ fn uci_loads_a_variant_path_and_keeps_going_after_a_bad_one() {
 
 #[test]
 fn xboard_is_taught_a_loaded_variant_with_setup_and_piece_lines() {
-    let mut child = Command::new(protean()).args(["--variants", &root("epd/variants/capablanca.ini")]).stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().unwrap();
+    let mut child = Command::new(protean())
+        .args(["--variants", &root("epd/variants/capablanca.ini")])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
     child.stdin.take().unwrap().write_all(b"xboard\nprotover 2\nvariant capablanca\nquit\n").unwrap();
     let out = child.wait_with_output().unwrap();
     let text = String::from_utf8_lossy(&out.stdout);

@@ -22,14 +22,8 @@ fn built_in(dir: &str, extension: &str, include: &str, out_name: &str) {
     let mut out = String::from("&[\n");
     for path in files {
         println!("cargo:rerun-if-changed={}", path.display());
-        let name = path
-            .file_stem()
-            .and_then(|s| s.to_str())
-            .expect("a file named after its variant");
-        out += &format!(
-            "    ({name:?}, {include}!({:?})),\n",
-            path.display().to_string()
-        );
+        let name = path.file_stem().and_then(|s| s.to_str()).expect("a file named after its variant");
+        out += &format!("    ({name:?}, {include}!({:?})),\n", path.display().to_string());
     }
     out += "]\n";
     let target = Path::new(&std::env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join(out_name);

@@ -27,14 +27,37 @@ pub struct Client {
 pub enum Command {
     Join(Client),
     Leave(u64),
-    Move { client: u64, board: usize, text: String },
-    Undo { client: u64, board: usize },
-    Analyse { client: u64, board: usize, on: bool },
+    Move {
+        client: u64,
+        board: usize,
+        text: String,
+    },
+    Undo {
+        client: u64,
+        board: usize,
+    },
+    Analyse {
+        client: u64,
+        board: usize,
+        on: bool,
+    },
     /// A grand strategist's transfer (Perplexichess).
-    Transfer { client: u64, from: usize, cell: String, to: usize },
+    Transfer {
+        client: u64,
+        from: usize,
+        cell: String,
+        to: usize,
+    },
     /// A search ended (`generation` tells which).
-    Searched { generation: u64, board: usize, best: Option<Move> },
-    Info { generation: u64, line: String },
+    Searched {
+        generation: u64,
+        board: usize,
+        best: Option<Move>,
+    },
+    Info {
+        generation: u64,
+        line: String,
+    },
     /// The state message, for a reader that does not listen.
     Snapshot(tokio::sync::oneshot::Sender<String>),
 }
@@ -116,7 +139,12 @@ const STRATEGIST_EVERY: usize = 1;
 const STRATEGIST_PAUSE: usize = 4;
 
 impl Table {
-    fn new(players: [Player; 2], position: AnyPosition, clock: Option<&Clock>, hash_mib: usize) -> Result<Table, String> {
+    fn new(
+        players: [Player; 2],
+        position: AnyPosition,
+        clock: Option<&Clock>,
+        hash_mib: usize,
+    ) -> Result<Table, String> {
         let mut engine = Engine::new(position.clone());
         engine.resize_hash(hash_mib)?;
         Ok(Table {
@@ -126,7 +154,11 @@ impl Table {
             plies: Vec::new(),
             record: Vec::new(),
             result: None,
-            clocks: clock.map(|c| Clocks { left: [Duration::from_millis(c.base_ms); 2], increment: Duration::from_millis(c.increment_ms), since: Instant::now() }),
+            clocks: clock.map(|c| Clocks {
+                left: [Duration::from_millis(c.base_ms); 2],
+                increment: Duration::from_millis(c.increment_ms),
+                since: Instant::now(),
+            }),
             engine,
             thinking: None,
         })
@@ -145,7 +177,11 @@ impl Table {
     fn play(&mut self, m: Move) {
         let mover = self.position.side_to_move();
         let san = protean_rules::with_position!(&mut self.position, p => p.san(m));
-        self.plies.push(Ply { before: self.position.clone(), record_len: self.record.len(), clocks_left: self.clocks.as_ref().map(|c| c.left) });
+        self.plies.push(Ply {
+            before: self.position.clone(),
+            record_len: self.record.len(),
+            clocks_left: self.clocks.as_ref().map(|c| c.left),
+        });
         self.record.push(san);
         self.position.make(m);
         if let Some(c) = &mut self.clocks {
@@ -186,7 +222,8 @@ impl Table {
         }
         if let Some(c) = &self.clocks {
             let stm = self.position.side_to_move() as usize;
-            limits.time = [0, 1].map(|i| Some(if i == stm { c.left[i].saturating_sub(c.since.elapsed()) } else { c.left[i] }));
+            limits.time =
+                [0, 1].map(|i| Some(if i == stm { c.left[i].saturating_sub(c.since.elapsed()) } else { c.left[i] }));
             limits.increment = [c.increment; 2];
             if matches!(strength, Strength::Movetime(_)) {
                 limits.movetime = None;
@@ -196,12 +233,23 @@ impl Table {
     }
 
     fn view(&mut self, index: usize, analysing: bool) -> messages::BoardStateView {
-        let (legal, rule_changes) = if self.result.is_none() { view::legal_moves(&mut self.position) } else { (Vec::new(), Vec::new()) };
+        let (legal, rule_changes) =
+            if self.result.is_none() { view::legal_moves(&mut self.position) } else { (Vec::new(), Vec::new()) };
         let stm = self.position.side_to_move();
         let running = self.result.is_none().then_some(stm);
         let clocks = self.clocks.as_ref().map(|c| {
-            let left = Color::ALL.map(|side| if running == Some(side) { c.left[side as usize].saturating_sub(c.since.elapsed()) } else { c.left[side as usize] });
-            messages::ClocksView { white_ms: left[0].as_millis() as u64, black_ms: left[1].as_millis() as u64, running: running.map(team_game::side_name) }
+            let left = Color::ALL.map(|side| {
+                if running == Some(side) {
+                    c.left[side as usize].saturating_sub(c.since.elapsed())
+                } else {
+                    c.left[side as usize]
+                }
+            });
+            messages::ClocksView {
+                white_ms: left[0].as_millis() as u64,
+                black_ms: left[1].as_millis() as u64,
+                running: running.map(team_game::side_name),
+            }
         });
         messages::BoardStateView {
             board_number: index,
@@ -215,7 +263,10 @@ impl Table {
             last_move: view::last_move_cells(&self.position),
             check: view::checked_king(&self.position),
             moves: self.record.clone(),
-            result: self.result.as_ref().map(|r| messages::ResultView { result: r.pgn().into(), reason: r.reason().into() }),
+            result: self
+                .result
+                .as_ref()
+                .map(|r| messages::ResultView { result: r.pgn().into(), reason: r.reason().into() }),
             clocks,
             thinking: self.thinking.is_some(),
             analysing,
@@ -285,7 +336,11 @@ impl Game {
                 _ => None,
             };
             let strategists = Color::ALL.map(|c| {
-                (human != Some(c)).then(|| EngineStrategist { strategist: Strategist::new(c, Lookahead::OnePly, &tables[0].position), moves_to_wait: STRATEGIST_EVERY * boards, last: None })
+                (human != Some(c)).then(|| EngineStrategist {
+                    strategist: Strategist::new(c, Lookahead::OnePly, &tables[0].position),
+                    moves_to_wait: STRATEGIST_EVERY * boards,
+                    last: None,
+                })
             });
             (tables, Some(Team { strategists }))
         } else {
@@ -300,7 +355,17 @@ impl Game {
             };
             (vec![Table::new(spec.players, position, spec.clock.as_ref(), GAME_HASH_MIB)?], None)
         };
-        Ok(Game { id, variant, strength: spec.strength, tables, team, clients: Vec::new(), generation: 0, analysing: None, commands })
+        Ok(Game {
+            id,
+            variant,
+            strength: spec.strength,
+            tables,
+            team,
+            clients: Vec::new(),
+            generation: 0,
+            analysing: None,
+            commands,
+        })
     }
 
     /// The seat a person has as strategist, if any.
@@ -384,7 +449,8 @@ impl Game {
                 }
             }
             Command::Info { generation, line } => {
-                let current = self.tables.iter().any(|t| t.thinking == Some(generation)) || self.analysing.is_some_and(|(_, g)| g == generation);
+                let current = self.tables.iter().any(|t| t.thinking == Some(generation))
+                    || self.analysing.is_some_and(|(_, g)| g == generation);
                 if current {
                     self.broadcast(line);
                 }
@@ -563,7 +629,10 @@ impl Game {
         if self.tables[t.to].result.is_some() {
             return Err(format!("board {} is over", t.to + 1));
         }
-        let [a, b] = self.tables.get_disjoint_mut([t.from, t.to]).map_err(|e| format!("boards {} and {}: {e}", t.from + 1, t.to + 1))?;
+        let [a, b] = self
+            .tables
+            .get_disjoint_mut([t.from, t.to])
+            .map_err(|e| format!("boards {} and {}: {e}", t.from + 1, t.to + 1))?;
         let (_, [out, into]) = team_game::transfer_between(&mut a.position, &mut b.position, t, "")?;
         a.record.push(out);
         b.record.push(into);
@@ -586,12 +655,18 @@ impl Game {
         }
         let boards = self.tables.len();
         for color in Color::ALL {
-            let Some(s) = self.team.as_mut().and_then(|team| team.strategists[color as usize].as_mut()) else { continue };
+            let Some(s) = self.team.as_mut().and_then(|team| team.strategists[color as usize].as_mut()) else {
+                continue;
+            };
             s.moves_to_wait = s.moves_to_wait.saturating_sub(1);
             if s.moves_to_wait > 0 {
                 continue;
             }
-            let views: Vec<strategist::BoardView> = self.tables.iter().map(|t| strategist::BoardView { position: &t.position, finished: t.result.is_some() }).collect();
+            let views: Vec<strategist::BoardView> = self
+                .tables
+                .iter()
+                .map(|t| strategist::BoardView { position: &t.position, finished: t.result.is_some() })
+                .collect();
             let choice = s.strategist.choose(&views, s.last.as_ref());
             s.moves_to_wait = STRATEGIST_EVERY * boards;
             let Some(t) = choice else { continue };
@@ -621,11 +696,25 @@ impl Game {
 
     fn state_message(&mut self) -> String {
         let analysing = self.analysing.map(|(b, _)| b);
-        let boards = self.tables.iter_mut().enumerate().map(|(i, t)| t.view(i, analysing == Some(i))).collect::<Vec<_>>();
-        let team = self.team.as_ref().map(|team| {
-            messages::TeamView { strategists: Color::ALL.map(|c| if team.strategists[c as usize].is_some() { Player::Engine } else { Player::Human }), result: team_result(&self.tables) }
+        let boards =
+            self.tables.iter_mut().enumerate().map(|(i, t)| t.view(i, analysing == Some(i))).collect::<Vec<_>>();
+        let team = self.team.as_ref().map(|team| messages::TeamView {
+            strategists: Color::ALL.map(|c| {
+                if team.strategists[c as usize].is_some() {
+                    Player::Engine
+                } else {
+                    Player::Human
+                }
+            }),
+            result: team_result(&self.tables),
         });
-        ServerMessage::State(Box::new(messages::StateView { game: self.id, variant: self.variant.clone(), boards, team })).to_json()
+        ServerMessage::State(Box::new(messages::StateView {
+            game: self.id,
+            variant: self.variant.clone(),
+            boards,
+            team,
+        }))
+        .to_json()
     }
 }
 

@@ -100,15 +100,37 @@ impl From<Side> for protean_rules::Color {
 #[serde(tag = "type", rename_all = "lowercase", deny_unknown_fields)]
 pub enum ClientMessage {
     New(GameSpec),
-    Join { game: u64 },
+    Join {
+        game: u64,
+    },
     /// A move on a board (numbered from 0; the only one unless
     /// Perplexichess).
-    Move { game: u64, #[serde(default)] board: usize, #[serde(rename = "move")] text: String },
-    Undo { game: u64, #[serde(default)] board: usize },
-    Analyse { game: u64, #[serde(default)] board: usize, on: bool },
+    Move {
+        game: u64,
+        #[serde(default)]
+        board: usize,
+        #[serde(rename = "move")]
+        text: String,
+    },
+    Undo {
+        game: u64,
+        #[serde(default)]
+        board: usize,
+    },
+    Analyse {
+        game: u64,
+        #[serde(default)]
+        board: usize,
+        on: bool,
+    },
     /// A grand strategist moves its piece on `cell` of board `from` to
     /// the same cell of board `to`.
-    Transfer { game: u64, from: usize, cell: String, to: usize },
+    Transfer {
+        game: u64,
+        from: usize,
+        cell: String,
+        to: usize,
+    },
 }
 
 #[derive(Serialize)]

@@ -26,9 +26,9 @@ use std::collections::HashMap;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::Sender;
+use std::sync::MutexGuard;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-use std::sync::MutexGuard;
 use tokio::sync::mpsc;
 
 #[derive(Args)]
@@ -76,7 +76,12 @@ struct Hub {
 
 impl Default for Hub {
     fn default() -> Self {
-        Hub { games: Mutex::default(), next_game: AtomicU64::default(), next_client: AtomicU64::default(), silence_limit: SILENCE_LIMIT }
+        Hub {
+            games: Mutex::default(),
+            next_game: AtomicU64::default(),
+            next_client: AtomicU64::default(),
+            silence_limit: SILENCE_LIMIT,
+        }
     }
 }
 
@@ -131,9 +136,15 @@ impl Hub {
 }
 
 pub fn run(args: &ServeArgs) -> Result<(), String> {
-    let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().map_err(|e| e.to_string())?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .map_err(|e| e.to_string())?;
     runtime.block_on(async {
-        let listener = tokio::net::TcpListener::bind(SocketAddr::new(args.bind, args.port)).await.map_err(|e| format!("cannot listen on {}:{}: {e}", args.bind, args.port))?;
+        let listener = tokio::net::TcpListener::bind(SocketAddr::new(args.bind, args.port))
+            .await
+            .map_err(|e| format!("cannot listen on {}:{}: {e}", args.bind, args.port))?;
         let address = listener.local_addr().map_err(|e| e.to_string())?;
         println!("Protean serves its games at http://{address}/");
         axum::serve(listener, router(Arc::new(Hub::default()))).await.map_err(|e| e.to_string())
@@ -146,10 +157,22 @@ fn router(hub: Arc<Hub>) -> Router {
         .route("/app.js", get(|| async { asset("text/javascript; charset=utf-8", SCRIPT) }))
         .route("/style.css", get(|| async { asset("text/css; charset=utf-8", STYLE) }))
         .route("/favicon.ico", get(|| async { StatusCode::NO_CONTENT }))
-        .route("/api/variants", get(|| async { json(StatusCode::OK, serde_json::to_string(&playable_variants()).expect("names serialise")) }))
+        .route(
+            "/api/variants",
+            get(|| async {
+                json(StatusCode::OK, serde_json::to_string(&playable_variants()).expect("names serialise"))
+            }),
+        )
         .route("/api/games/{id}", get(game_state))
-        .route("/ws", get(|ws: WebSocketUpgrade, State(hub): State<Arc<Hub>>| async move { ws.max_message_size(MAX_FRAME_BYTES).on_upgrade(move |socket| serve_socket(socket, hub)) }))
-        .fallback(|uri: axum::http::Uri| async move { (StatusCode::NOT_FOUND, format!("no page {}: the game is at /", uri.path())) })
+        .route(
+            "/ws",
+            get(|ws: WebSocketUpgrade, State(hub): State<Arc<Hub>>| async move {
+                ws.max_message_size(MAX_FRAME_BYTES).on_upgrade(move |socket| serve_socket(socket, hub))
+            }),
+        )
+        .fallback(|uri: axum::http::Uri| async move {
+            (StatusCode::NOT_FOUND, format!("no page {}: the game is at /", uri.path()))
+        })
         .with_state(hub)
 }
 
@@ -171,7 +194,8 @@ fn json(status: StatusCode, body: String) -> Response {
 
 /// A game's state as its page gets it, for tests and scripts.
 async fn game_state(Path(id): Path<String>, State(hub): State<Arc<Hub>>) -> Response {
-    let not_found = |message: String| json(StatusCode::NOT_FOUND, ServerMessage::Error { game: None, message }.to_json());
+    let not_found =
+        |message: String| json(StatusCode::NOT_FOUND, ServerMessage::Error { game: None, message }.to_json());
     let Ok(id) = id.parse::<u64>() else { return not_found(format!("'{id}' is not a game number")) };
     let Some(game) = hub.game(id) else { return not_found(format!("no game {id}")) };
     let (reply, answer) = tokio::sync::oneshot::channel();
@@ -309,10 +333,16 @@ impl Session {
                 }
                 _ => self.error(Some(game), format!("no game {game}")),
             },
-            ClientMessage::Move { game, board, text } => self.send_to_game(game, Command::Move { client: self.id, board, text }),
+            ClientMessage::Move { game, board, text } => {
+                self.send_to_game(game, Command::Move { client: self.id, board, text })
+            }
             ClientMessage::Undo { game, board } => self.send_to_game(game, Command::Undo { client: self.id, board }),
-            ClientMessage::Analyse { game, board, on } => self.send_to_game(game, Command::Analyse { client: self.id, board, on }),
-            ClientMessage::Transfer { game, from, cell, to } => self.send_to_game(game, Command::Transfer { client: self.id, from, cell, to }),
+            ClientMessage::Analyse { game, board, on } => {
+                self.send_to_game(game, Command::Analyse { client: self.id, board, on })
+            }
+            ClientMessage::Transfer { game, from, cell, to } => {
+                self.send_to_game(game, Command::Transfer { client: self.id, from, cell, to })
+            }
         }
     }
 
@@ -324,7 +354,9 @@ impl Session {
                     self.error(Some(game), format!("game {game} has ended"));
                 }
             }
-            _ if self.hub.game(game).is_some() => self.error(Some(game), format!("this page is not in game {game}: join it first")),
+            _ if self.hub.game(game).is_some() => {
+                self.error(Some(game), format!("this page is not in game {game}: join it first"))
+            }
             _ => self.error(Some(game), format!("no game {game}")),
         }
     }

@@ -55,7 +55,10 @@ async fn settled_state(socket: &mut Socket) -> Value {
 
 async fn http_get(address: std::net::SocketAddr, path: &str) -> (u16, String) {
     let mut stream = tokio::net::TcpStream::connect(address).await.expect("connect");
-    stream.write_all(format!("GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").as_bytes()).await.expect("write");
+    stream
+        .write_all(format!("GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").as_bytes())
+        .await
+        .expect("write");
     let mut reply = String::new();
     stream.read_to_string(&mut reply).await.expect("read");
     let status = reply.split_whitespace().nth(1).and_then(|s| s.parse().ok()).expect("status");
@@ -68,7 +71,11 @@ fn legal_texts(state: &Value) -> Vec<String> {
     for (origin, moves) in groups {
         assert!(moves.as_array().unwrap().iter().all(|m| m["from"] == *origin), "{origin}");
     }
-    groups.values().flat_map(|moves| moves.as_array().unwrap()).map(|m| m["text"].as_str().expect("text").to_string()).collect()
+    groups
+        .values()
+        .flat_map(|moves| moves.as_array().unwrap())
+        .map(|m| m["text"].as_str().expect("text").to_string())
+        .collect()
 }
 
 #[tokio::test]
@@ -92,7 +99,11 @@ async fn two_people_play_and_the_state_follows_the_rules() {
     assert_eq!(state["boards"][0]["result"]["reason"], "checkmate");
     assert_eq!(state["boards"][0]["check"], "e1");
     assert!(state["boards"][0]["legal"].as_object().unwrap().is_empty());
-    assert!(state["boards"][0]["pgn"].as_str().unwrap().contains("1. f3 e5 2. g4 Qh4# {checkmate} 0-1"), "{}", state["boards"][0]["pgn"]);
+    assert!(
+        state["boards"][0]["pgn"].as_str().unwrap().contains("1. f3 e5 2. g4 Qh4# {checkmate} 0-1"),
+        "{}",
+        state["boards"][0]["pgn"]
+    );
 }
 
 #[tokio::test]
@@ -109,7 +120,10 @@ async fn bad_messages_are_named_and_change_nothing() {
         (json!({"type": "move", "game": game, "move": "zz"}).to_string(), "malformed move 'zz'"),
         (json!({"type": "move", "game": 999, "move": "e2e4"}).to_string(), "no game 999"),
         (json!({"type": "new", "variant": "xiangqi", "players": ["human", "human"]}).to_string(), "xiangqi"),
-        (json!({"type": "new", "variant": "standard", "fen": "8/8 w", "players": ["human", "human"]}).to_string(), "bad FEN"),
+        (
+            json!({"type": "new", "variant": "standard", "fen": "8/8 w", "players": ["human", "human"]}).to_string(),
+            "bad FEN",
+        ),
         (json!({"type": "join", "game": 12345}).to_string(), "no game 12345"),
         (json!({"type": "undo", "game": game}).to_string(), "no move to undo"),
     ] {
@@ -117,7 +131,9 @@ async fn bad_messages_are_named_and_change_nothing() {
         let error = next(&mut page, "error").await;
         assert!(error["message"].as_str().unwrap().contains(complaint), "{message}: {error}");
     }
-    page.send(Message::text(format!("{{\"type\": \"join\", \"game\": {game}, \"pad\": \"{}\"}}", "x".repeat(70_000)))).await.unwrap();
+    page.send(Message::text(format!("{{\"type\": \"join\", \"game\": {game}, \"pad\": \"{}\"}}", "x".repeat(70_000))))
+        .await
+        .unwrap();
     assert!(next(&mut page, "error").await["message"].as_str().unwrap().contains("at most 65536"));
     page.send(Message::binary(vec![1, 2, 3])).await.unwrap();
     assert!(next(&mut page, "error").await["message"].as_str().unwrap().contains("binary"));
@@ -144,7 +160,11 @@ async fn next_fen(address: std::net::SocketAddr, game: u64) -> String {
 async fn the_engine_answers_and_undo_takes_back_both_moves() {
     let address = server().await;
     let mut page = connect(address).await;
-    send(&mut page, json!({"type": "new", "variant": "perfect", "players": ["human", "engine"], "strength": {"movetime": 500}})).await;
+    send(
+        &mut page,
+        json!({"type": "new", "variant": "perfect", "players": ["human", "engine"], "strength": {"movetime": 500}}),
+    )
+    .await;
     let start = next(&mut page, "state").await;
     let game = start["game"].as_u64().unwrap();
     let first = legal_texts(&start)[0].clone();
@@ -183,7 +203,11 @@ async fn analysis_streams_lines_until_told_to_stop() {
 async fn a_closed_socket_mid_search_ends_its_game_and_others_go_on() {
     let address = server().await;
     let mut watcher = connect(address).await;
-    send(&mut watcher, json!({"type": "new", "variant": "beyond", "players": ["engine", "engine"], "strength": {"movetime": 2000}})).await;
+    send(
+        &mut watcher,
+        json!({"type": "new", "variant": "beyond", "players": ["engine", "engine"], "strength": {"movetime": 2000}}),
+    )
+    .await;
     let game = next(&mut watcher, "state").await["game"].as_u64().unwrap();
     assert_eq!(http_get(address, &format!("/api/games/{game}")).await.0, 200);
     drop(watcher);
@@ -197,7 +221,11 @@ async fn a_closed_socket_mid_search_ends_its_game_and_others_go_on() {
     }
     assert!(gone, "the game no one watches ends");
     let mut page = connect(address).await;
-    send(&mut page, json!({"type": "new", "variant": "standard", "players": ["human", "engine"], "strength": {"nodes": 2000}})).await;
+    send(
+        &mut page,
+        json!({"type": "new", "variant": "standard", "players": ["human", "engine"], "strength": {"nodes": 2000}}),
+    )
+    .await;
     let state = next(&mut page, "state").await;
     send(&mut page, json!({"type": "move", "game": state["game"], "move": "d2d4"})).await;
     let state = settled_state(&mut page).await;
@@ -221,10 +249,17 @@ async fn a_flood_is_refused_but_the_socket_still_serves() {
     tokio::time::sleep(Duration::from_millis(1500)).await;
     send(&mut page, json!({"type": "new", "variant": "flexichess", "players": ["human", "human"]})).await;
     let state = next(&mut page, "state").await;
-    let change = state["boards"][0]["rule_changes"].as_array().unwrap().iter().find(|c| c["text"] == "N=NN").expect("knights may become nightriders").clone();
+    let change = state["boards"][0]["rule_changes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["text"] == "N=NN")
+        .expect("knights may become nightriders")
+        .clone();
     send(&mut page, json!({"type": "move", "game": state["game"], "move": change["text"]})).await;
     let state = next(&mut page, "state").await;
-    let knight = state["boards"][0]["piece_rules"].as_array().unwrap().iter().find(|r| r["piece"] == "N").unwrap().clone();
+    let knight =
+        state["boards"][0]["piece_rules"].as_array().unwrap().iter().find(|r| r["piece"] == "N").unwrap().clone();
     assert_eq!((knight["betza"].as_str(), knight["changed"].as_bool()), (Some("NN"), Some(true)));
 }
 
@@ -232,7 +267,11 @@ async fn a_flood_is_refused_but_the_socket_still_serves() {
 async fn a_clock_that_runs_out_ends_the_game() {
     let address = server().await;
     let mut page = connect(address).await;
-    send(&mut page, json!({"type": "new", "variant": "standard", "players": ["human", "human"], "clock": {"base_ms": 300}})).await;
+    send(
+        &mut page,
+        json!({"type": "new", "variant": "standard", "players": ["human", "human"], "clock": {"base_ms": 300}}),
+    )
+    .await;
     let state = next(&mut page, "state").await;
     assert_eq!(state["boards"][0]["clocks"]["running"], "white");
     let over = next(&mut page, "state").await;
@@ -248,7 +287,10 @@ async fn perplexichess_seats_a_person_on_a_board_or_as_a_strategist() {
     let mut page = connect(address).await;
     for (spec, complaint) in [
         (json!({"type": "new", "variant": "perplexichess", "boards": 4}), "3, 5 or 7 boards"),
-        (json!({"type": "new", "variant": "perplexichess", "seat": {"board": {"board": 3, "color": "white"}}}), "no board 4 of 3"),
+        (
+            json!({"type": "new", "variant": "perplexichess", "seat": {"board": {"board": 3, "color": "white"}}}),
+            "no board 4 of 3",
+        ),
         (json!({"type": "new", "variant": "perplexichess", "fen": "8/8/8/8/8/8/8/8 w - - 0 1"}), "start position"),
         (json!({"type": "new", "variant": "standard", "boards": 3}), "for Perplexichess"),
     ] {
@@ -319,7 +361,12 @@ async fn perplexichess_seats_a_person_on_a_board_or_as_a_strategist() {
 fn transfer_candidate(state: &Value) -> Option<(usize, String, usize, String)> {
     let boards = state["boards"].as_array().unwrap();
     let pieces = |b: &Value| -> Vec<(String, Option<String>)> {
-        b["board"]["cells"].as_array().unwrap().iter().map(|c| (c["name"].as_str().unwrap().to_string(), c["piece"].as_str().map(str::to_string))).collect()
+        b["board"]["cells"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| (c["name"].as_str().unwrap().to_string(), c["piece"].as_str().map(str::to_string)))
+            .collect()
     };
     for (from, a) in boards.iter().enumerate() {
         for (to, b) in boards.iter().enumerate() {
@@ -340,7 +387,11 @@ fn transfer_candidate(state: &Value) -> Option<(usize, String, usize, String)> {
 
 async fn next_message(socket: &mut Socket) -> Value {
     loop {
-        let message = tokio::time::timeout(Duration::from_secs(30), socket.next()).await.expect("a message within 30 s").expect("open").expect("a message");
+        let message = tokio::time::timeout(Duration::from_secs(30), socket.next())
+            .await
+            .expect("a message within 30 s")
+            .expect("open")
+            .expect("a message");
         if let Message::Text(text) = message {
             return serde_json::from_str(&text).expect("JSON");
         }

@@ -182,7 +182,8 @@ mod tests {
             let mut p = start(variant);
             let mut legal = p.legal_moves();
             let (moves, changes) = legal_moves(&mut p);
-            let mut offered: Vec<String> = moves.iter().map(|m| m.text.clone()).chain(changes.iter().map(|c| c.text.clone())).collect();
+            let mut offered: Vec<String> =
+                moves.iter().map(|m| m.text.clone()).chain(changes.iter().map(|c| c.text.clone())).collect();
             legal.sort();
             offered.sort();
             assert_eq!(offered, legal, "{variant}");
@@ -209,12 +210,15 @@ mod tests {
         // e1, or take the rook on its middle cell and land on h1.
         let mut p = AnyRules::by_name("onedim").unwrap().from_fen("K1N1r10k w - - 0 1").expect("fen");
         let (moves, _) = legal_moves(&mut p);
-        let to_h1: Vec<Option<&str>> = moves.iter().filter(|m| m.from == "c1" && m.to == "h1").map(|m| m.captures_on.as_deref()).collect();
+        let to_h1: Vec<Option<&str>> =
+            moves.iter().filter(|m| m.from == "c1" && m.to == "h1").map(|m| m.captures_on.as_deref()).collect();
         assert_eq!(to_h1.len(), 2);
         assert!(to_h1.contains(&None) && to_h1.contains(&Some("e1")), "{to_h1:?}");
-        let mut perfect = AnyRules::by_name("perfect").unwrap().from_fen("4k4/2P6/9/9/9/9/9/9/4K4 w - - 0 1").expect("fen");
+        let mut perfect =
+            AnyRules::by_name("perfect").unwrap().from_fen("4k4/2P6/9/9/9/9/9/9/4K4 w - - 0 1").expect("fen");
         let (moves, _) = legal_moves(&mut perfect);
-        let to_last: Vec<Option<char>> = moves.iter().filter(|m| m.from == "c8" && m.to == "c9").map(|m| m.promotion).collect();
+        let to_last: Vec<Option<char>> =
+            moves.iter().filter(|m| m.from == "c8" && m.to == "c9").map(|m| m.promotion).collect();
         assert!(to_last.contains(&None), "Perfect Chess's pawn may stay a pawn: {to_last:?}");
         assert!(to_last.iter().filter(|p| p.is_some()).count() >= 4, "{to_last:?}");
     }

@@ -82,8 +82,12 @@ fn check_moves_of<B: Bitboard>(base: &AnyRules, p: &mut Position<B>, max: usize,
     for m in spread(&moves, max) {
         let text = p.move_text(m);
         match p.parse_move(&text) {
-            Ok(back) => assert_eq!(back, m, "{context}: in {before_fen:?} the text {text:?} of {m:?} reads back as {back:?}"),
-            Err(e) => panic!("{context}: in {before_fen:?} the text {text:?} of the legal move {m:?} does not read back: {e}"),
+            Ok(back) => {
+                assert_eq!(back, m, "{context}: in {before_fen:?} the text {text:?} of {m:?} reads back as {back:?}")
+            }
+            Err(e) => {
+                panic!("{context}: in {before_fen:?} the text {text:?} of the legal move {m:?} does not read back: {e}")
+            }
         }
         let san = p.san(m);
         match p.parse_san(&san) {
@@ -102,7 +106,11 @@ fn check_moves_of<B: Bitboard>(base: &AnyRules, p: &mut Position<B>, max: usize,
         let after_key = p.key();
         match base.from_fen(&after_fen) {
             Ok(fresh) => {
-                assert_eq!(fresh.fen(), after_fen, "{context}: after {text} in {before_fen:?}, FEN {after_fen:?} reads back as another FEN");
+                assert_eq!(
+                    fresh.fen(),
+                    after_fen,
+                    "{context}: after {text} in {before_fen:?}, FEN {after_fen:?} reads back as another FEN"
+                );
                 assert_eq!(
                     key(&fresh),
                     after_key,
@@ -154,14 +162,21 @@ pub fn variant_file(data: &[u8]) {
         Err(errors) => {
             assert!(!errors.is_empty(), "variant file {text:?}: refused without a reason");
             for e in &errors {
-                assert!((1..=lines).contains(&e.line), "variant file {text:?}: mistake on line {} of {lines}: {e}", e.line);
+                assert!(
+                    (1..=lines).contains(&e.line),
+                    "variant file {text:?}: mistake on line {} of {lines}: {e}",
+                    e.line
+                );
             }
         }
         Ok(parsed) => {
             for variant in parsed {
                 let name = variant.name.clone();
-                let rules = AnyRules::new(variant).unwrap_or_else(|e| panic!("variant file {text:?}: [{name}] was read but does not compile: {e}"));
-                let mut start = rules.from_fen(&rules.variant().start_fen).unwrap_or_else(|e| panic!("variant file {text:?}: [{name}]'s start does not parse: {e}"));
+                let rules = AnyRules::new(variant)
+                    .unwrap_or_else(|e| panic!("variant file {text:?}: [{name}] was read but does not compile: {e}"));
+                let mut start = rules
+                    .from_fen(&rules.variant().start_fen)
+                    .unwrap_or_else(|e| panic!("variant file {text:?}: [{name}]'s start does not parse: {e}"));
                 check_position(&rules, &mut start, 8, &format!("variant file [{name}]"));
             }
         }
@@ -263,7 +278,11 @@ pub fn moves(data: &[u8]) {
             // Where coordinates are also SAN (a rule change, a geret, a
             // pawn naming its cell), both must play the same move.
             if let Ok(coordinates) = as_san.play_san(token) {
-                assert_eq!(as_san.fen(), pos.fen(), "{context}: {token:?} plays one move as coordinates and another ({coordinates}) as SAN");
+                assert_eq!(
+                    as_san.fen(),
+                    pos.fen(),
+                    "{context}: {token:?} plays one move as coordinates and another ({coordinates}) as SAN"
+                );
             }
             continue;
         }
@@ -275,8 +294,16 @@ pub fn moves(data: &[u8]) {
                 let mut by_coordinates = pos.clone();
                 match by_coordinates.play(&coordinates) {
                     Ok(()) => {
-                        assert_eq!(by_coordinates.fen(), as_san.fen(), "{context}: SAN {token:?} and its coordinates {coordinates:?} play differently");
-                        assert_eq!(key(&by_coordinates), key(&as_san), "{context}: SAN {token:?} and {coordinates:?} give different keys");
+                        assert_eq!(
+                            by_coordinates.fen(),
+                            as_san.fen(),
+                            "{context}: SAN {token:?} and its coordinates {coordinates:?} play differently"
+                        );
+                        assert_eq!(
+                            key(&by_coordinates),
+                            key(&as_san),
+                            "{context}: SAN {token:?} and {coordinates:?} give different keys"
+                        );
                     }
                     Err(e) => panic!("{context}: SAN {token:?} played as {coordinates:?}, which does not play: {e}"),
                 }
@@ -356,7 +383,11 @@ fn clamp_uci(line: &str, variant: &str) -> Option<String> {
         Some(&"go") => clamp_uci_go(&tokens, variant),
         Some(&"setoption") => {
             let lower = line.to_ascii_lowercase();
-            let value = tokens.iter().position(|&t| t == "value").and_then(|i| tokens.get(i + 1)).and_then(|v| v.parse::<u64>().ok());
+            let value = tokens
+                .iter()
+                .position(|&t| t == "value")
+                .and_then(|i| tokens.get(i + 1))
+                .and_then(|v| v.parse::<u64>().ok());
             let too_big = match value {
                 Some(v) if lower.contains("hash") => v > 16,
                 Some(v) if lower.contains("threads") => v > 2,
@@ -384,7 +415,9 @@ pub fn uci_lines(data: &[u8]) {
         // A refusal is an `info string` naming a problem; the variant's
         // announcement and the note of a perft that the line stopped (it
         // runs on its own thread) are not.
-        let refused = said.lines().any(|l| l.starts_with("info string") && !l.starts_with("info string variant ") && l != "info string perft stopped");
+        let refused = said.lines().any(|l| {
+            l.starts_with("info string") && !l.starts_with("info string variant ") && l != "info string perft stopped"
+        });
         if refused {
             assert_eq!(uci.position().fen(), before, "uci: the refused line {line:?} changed the position ({said:?})");
             assert_eq!(key(uci.position()), before_key, "uci: the refused line {line:?} changed the key");
@@ -439,9 +472,15 @@ pub fn xboard_lines(data: &[u8]) {
             let from = output_len(&buffer);
             let flow = xboard.handle(&line);
             let said = output_since(&buffer, from);
-            let refused = said.lines().any(|l| l.starts_with("Error") || l.starts_with("Illegal") || l.starts_with("tellusererror Illegal"));
+            let refused = said
+                .lines()
+                .any(|l| l.starts_with("Error") || l.starts_with("Illegal") || l.starts_with("tellusererror Illegal"));
             if refused {
-                assert_eq!(xboard.position().fen(), before, "xboard: the refused line {line:?} changed the position ({said:?})");
+                assert_eq!(
+                    xboard.position().fen(),
+                    before,
+                    "xboard: the refused line {line:?} changed the position ({said:?})"
+                );
                 assert_eq!(key(xboard.position()), before_key, "xboard: the refused line {line:?} changed the key");
             }
             if flow == protean_protocol::Flow::Quit {
@@ -454,7 +493,11 @@ pub fn xboard_lines(data: &[u8]) {
     let said = output_since(&buffer, from);
     assert!(said.lines().any(|l| l == "pong 1"), "xboard: no pong after the session {lines:?}; got {said:?}");
     xboard.handle("force");
-    check_fen_round_trip(&rules_of(&xboard.position().variant().name.clone()), xboard.position(), "xboard: final position");
+    check_fen_round_trip(
+        &rules_of(&xboard.position().variant().name.clone()),
+        xboard.position(),
+        "xboard: final position",
+    );
 }
 
 #[cfg(test)]
@@ -464,7 +507,10 @@ mod tests {
     #[test]
     fn go_lines_become_cheap() {
         assert_eq!(clamp_uci("go infinite", "standard").as_deref(), Some("go depth 1"));
-        assert_eq!(clamp_uci("go wtime 100 depth 30 searchmoves e2e4", "standard").as_deref(), Some("go wtime 100 depth 1 searchmoves e2e4"));
+        assert_eq!(
+            clamp_uci("go wtime 100 depth 30 searchmoves e2e4", "standard").as_deref(),
+            Some("go wtime 100 depth 1 searchmoves e2e4")
+        );
         assert_eq!(clamp_uci("go perft 5", "standard"), None);
         assert_eq!(clamp_uci("go perft 2", "standard").as_deref(), Some("go perft 2"));
         assert_eq!(clamp_uci("setoption name Hash value 4096", "standard"), None);

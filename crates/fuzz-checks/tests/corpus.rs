@@ -29,7 +29,13 @@ fn run(target: &str, check: fn(&[u8])) {
             failures.push(format!("{}: {message}", file.display()));
         }
     }
-    assert!(failures.is_empty(), "{target}: {} of {} corpus files fail:\n{}", failures.len(), files.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{target}: {} of {} corpus files fail:\n{}",
+        failures.len(),
+        files.len(),
+        failures.join("\n")
+    );
 }
 
 #[test]

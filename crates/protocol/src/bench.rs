@@ -67,7 +67,10 @@ pub struct BenchResult {
 impl BenchResult {
     /// Stockfish's closing lines.
     pub fn lines(&self) -> [String; 2] {
-        [format!("Nodes searched: {}", self.nodes), format!("Nodes/second: {}", (self.nodes as f64 / self.elapsed.as_secs_f64().max(1e-6)) as u64)]
+        [
+            format!("Nodes searched: {}", self.nodes),
+            format!("Nodes/second: {}", (self.nodes as f64 / self.elapsed.as_secs_f64().max(1e-6)) as u64),
+        ]
     }
 }
 
@@ -81,7 +84,8 @@ pub fn bench(settings: &BenchSettings, progress: &mut dyn FnMut(String)) -> Resu
     }
     let mut engine = Engine::new(AnyRules::by_name("standard").map_err(|e| e.to_string())?.start());
     engine.resize_hash(settings.hash_mib).map_err(|e| format!("hash {} MiB: {e}", settings.hash_mib))?;
-    let mut options = Options { threads: settings.threads, multi_pv: 1, move_overhead: Duration::ZERO, ..Options::default() };
+    let mut options =
+        Options { threads: settings.threads, multi_pv: 1, move_overhead: Duration::ZERO, ..Options::default() };
     if let Some(split) = settings.split_turns {
         options.split_turns = split;
     }
@@ -100,7 +104,11 @@ pub fn bench(settings: &BenchSettings, progress: &mut dyn FnMut(String)) -> Resu
             continue;
         }
         let rules = AnyRules::by_name(variant).map_err(|e| e.to_string())?;
-        let depth = if rules.variant().tiles.is_some() { settings.depth.saturating_sub(BEYOND_DEPTH_CUT).max(1) } else { settings.depth };
+        let depth = if rules.variant().tiles.is_some() {
+            settings.depth.saturating_sub(BEYOND_DEPTH_CUT).max(1)
+        } else {
+            settings.depth
+        };
         let limits = Limits { depth: Some(depth), ..Limits::default() };
         let pos = rules.from_fen(fen).map_err(|e| format!("bench position {}: {e}", i + 1))?;
         // Each position is searched as the first of a new game.
@@ -110,7 +118,12 @@ pub fn bench(settings: &BenchSettings, progress: &mut dyn FnMut(String)) -> Resu
         let outcome = engine.search(limits);
         elapsed += start.elapsed();
         let best = outcome.best.map(|m| pos.move_text(m)).unwrap_or_default();
-        progress(format!("Position: {}/{} ({variant}) bestmove {best} nodes {}", i + 1, POSITIONS.len(), outcome.nodes));
+        progress(format!(
+            "Position: {}/{} ({variant}) bestmove {best} nodes {}",
+            i + 1,
+            POSITIONS.len(),
+            outcome.nodes
+        ));
         nodes += outcome.nodes;
     }
     Ok(BenchResult { nodes, elapsed })

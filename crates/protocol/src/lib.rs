@@ -14,7 +14,6 @@ use protean_search::nnue::Network;
 use std::path::Path;
 use std::sync::Arc;
 
-
 /// The largest table either protocol allocates (MiB).
 const MAX_HASH_MIB: usize = 65_536;
 /// The most search threads either protocol starts.
@@ -44,12 +43,15 @@ fn read_eval_file(value: &str, rules: &AnyRules) -> Result<(Option<Arc<Network>>
     let net = Network::from_file(Path::new(value)).map_err(|e| format!("EvalFile {e}; the network stays as it was"))?;
     let (kinds, cells) = net.shape();
     let kind = if net.on_top { ", on top of the hand-made evaluation" } else { "" };
-    let (fits, their_kinds, their_cells) = with_position!(&rules.start(), p => (net.fits(p.rules()), p.rules().piece_types, p.rules().geometry.cells()));
+    let (fits, their_kinds, their_cells) =
+        with_position!(&rules.start(), p => (net.fits(p.rules()), p.rules().piece_types, p.rules().geometry.cells()));
     let variant = &rules.variant().name;
     let fit = if fits {
         format!("it evaluates {variant}")
     } else {
-        format!("it does not fit {variant} ({their_kinds} kinds on {their_cells} cells), which keeps its built-in network")
+        format!(
+            "it does not fit {variant} ({their_kinds} kinds on {their_cells} cells), which keeps its built-in network"
+        )
     };
     Ok((Some(Arc::new(net)), format!("EvalFile {value}: {kinds} kinds on {cells} cells{kind}; {fit}")))
 }
@@ -95,7 +97,10 @@ impl Protocol for XBoard {
 /// dropping it joins every search thread and frees its tables, which with
 /// 64 threads on a busy machine can take longer than a GUI waits after
 /// `quit`. A process about to exit may simply forget it.
-pub fn run_session(mut input: impl std::io::BufRead, start: impl FnOnce(&str) -> Box<dyn Protocol>) -> Option<Box<dyn Protocol>> {
+pub fn run_session(
+    mut input: impl std::io::BufRead,
+    start: impl FnOnce(&str) -> Box<dyn Protocol>,
+) -> Option<Box<dyn Protocol>> {
     let mut session: Option<Box<dyn Protocol>> = None;
     let mut start = Some(start);
     let mut bytes = Vec::new();

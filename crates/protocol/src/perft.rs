@@ -19,7 +19,14 @@ impl Perft {
     /// Writes `move: count` for every root move (Stockfish's `go perft`
     /// lines), then `total_lines` with the leaf count (1 at depth 0); if
     /// stopped first, `stopped` instead. A running perft is stopped.
-    pub fn start(&mut self, out: Output, mut pos: AnyPosition, depth: u32, total_lines: fn(u64) -> Vec<String>, stopped: &'static str) {
+    pub fn start(
+        &mut self,
+        out: Output,
+        mut pos: AnyPosition,
+        depth: u32,
+        total_lines: fn(u64) -> Vec<String>,
+        stopped: &'static str,
+    ) {
         self.stop();
         self.stop = Arc::new(AtomicBool::new(false));
         let stop = self.stop.clone();

@@ -11,8 +11,8 @@
 
 use crate::bench::{bench, BenchSettings};
 use crate::output::Output;
-use crate::{read_eval_file, BUILT_IN_NETWORKS, MAX_CONTEMPT, MAX_HASH_MIB, MAX_THREADS};
 use crate::perft::Perft;
+use crate::{read_eval_file, BUILT_IN_NETWORKS, MAX_CONTEMPT, MAX_HASH_MIB, MAX_THREADS};
 use protean_rules::{fen, variants, AnyPosition, AnyRules, Color};
 use protean_search::engine::DEFAULT_HASH_MIB;
 use protean_search::skill::{self, Skill};
@@ -119,12 +119,17 @@ impl Uci {
         self.out.line("option name Ponder type check default false");
         self.out.line("option name MultiPV type spin default 1 min 1 max 256");
         self.out.line("option name Move Overhead type spin default 10 min 0 max 5000");
-        self.out.line(&format!("option name Skill Level type spin default {0} min 0 max {0}", skill::MAX_LEVEL as usize));
+        self.out
+            .line(&format!("option name Skill Level type spin default {0} min 0 max {0}", skill::MAX_LEVEL as usize));
         self.out.line("option name UCI_LimitStrength type check default false");
         let (low, high) = skill::elo_range();
         self.out.line(&format!("option name UCI_Elo type spin default {low} min {low} max {high}"));
-        self.out.line(&format!("option name Split Turns type check default {}", protean_search::SPLIT_TURNS_BY_DEFAULT));
-        self.out.line(&format!("option name Contempt type spin default {} min -{MAX_CONTEMPT} max {MAX_CONTEMPT}", protean_search::CONTEMPT_BY_DEFAULT));
+        self.out
+            .line(&format!("option name Split Turns type check default {}", protean_search::SPLIT_TURNS_BY_DEFAULT));
+        self.out.line(&format!(
+            "option name Contempt type spin default {} min -{MAX_CONTEMPT} max {MAX_CONTEMPT}",
+            protean_search::CONTEMPT_BY_DEFAULT
+        ));
         self.out.line(&format!("option name Use NNUE type check default {}", protean_search::USE_NETWORK_BY_DEFAULT));
         self.out.line(&format!("option name EvalFile type string default {BUILT_IN_NETWORKS}"));
         let vars: String = variants::listed(|n| n.uci).iter().map(|n| format!(" var {n}")).collect();
@@ -193,7 +198,11 @@ impl Uci {
             self.info_string(&e);
         }
         // Full strength is left to the search to recognise (it ignores a full skill).
-        options.skill = Some(if self.limit_strength { Skill::from_elo(self.elo) } else { Skill::from_level(self.skill_level as f64) });
+        options.skill = Some(if self.limit_strength {
+            Skill::from_elo(self.elo)
+        } else {
+            Skill::from_level(self.skill_level as f64)
+        });
         self.engine.set_options(options);
     }
 
@@ -240,13 +249,18 @@ impl Uci {
                 }
             }
         }
-        if failed.is_empty() { Ok(()) } else { Err(format!("{}: nothing loaded", failed.join(", "))) }
+        if failed.is_empty() {
+            Ok(())
+        } else {
+            Err(format!("{}: nothing loaded", failed.join(", ")))
+        }
     }
 
     /// Sets `UCI_Variant` (under `UCI_Chess960`, chess is Chess960) and
     /// starts from its start position.
     fn select_variant(&mut self, name: &str) -> Result<(), String> {
-        let own_name = variants::own_name(name).ok_or_else(|| protean_rules::UnknownVariant(name.to_string()).to_string())?;
+        let own_name =
+            variants::own_name(name).ok_or_else(|| protean_rules::UnknownVariant(name.to_string()).to_string())?;
         let own = if self.chess960 && own_name == "standard" { "chess960" } else { own_name.as_str() };
         let rules = AnyRules::by_name(own).map_err(|e| e.to_string())?;
         self.variant = own_name;
@@ -287,7 +301,9 @@ impl Uci {
     /// or `fen ...`.
     fn parse_position(&self, words: &[&str], moves: &[&str]) -> Result<AnyPosition, String> {
         let (given_words, played) = &self.given;
-        let extends = given_words.iter().eq(words) && played.len() <= moves.len() && played.iter().zip(moves).all(|(a, b)| a == b);
+        let extends = given_words.iter().eq(words)
+            && played.len() <= moves.len()
+            && played.iter().zip(moves).all(|(a, b)| a == b);
         let (mut pos, from) = if extends {
             // The same game with moves added: only those are played (a long
             // Beyond Chess game takes milliseconds to replay, and that time
@@ -378,7 +394,13 @@ impl Uci {
         };
         self.stop();
         let total_lines = |total| vec![String::new(), format!("Nodes searched: {total}")];
-        self.perft.start(self.out.clone(), self.engine.position().clone(), depth, total_lines, "info string perft stopped");
+        self.perft.start(
+            self.out.clone(),
+            self.engine.position().clone(),
+            depth,
+            total_lines,
+            "info string perft stopped",
+        );
     }
 
     fn display(&self) {
@@ -386,7 +408,8 @@ impl Uci {
         let fen = position.fen();
         let variant = position.variant();
         let g = variant.geometry;
-        let placement = fen::parse_placement(variant, fen.split(' ').next().unwrap_or("")).expect("a position's own FEN parses");
+        let placement =
+            fen::parse_placement(variant, fen.split(' ').next().unwrap_or("")).expect("a position's own FEN parses");
         let mut cells = vec![' '; g.cells()];
         for cell in placement.rifts {
             cells[cell] = '*';
@@ -431,7 +454,9 @@ fn parse_go(args: &[&str], pos: &AnyPosition) -> Result<Limits, String> {
     let ms = |v: Option<&&str>, name: &str| -> Result<Duration, String> {
         // GUIs may send negative times when a clock has run out.
         let v = v.ok_or_else(|| format!("go {name} needs a number"))?;
-        v.parse::<i64>().map(|n| Duration::from_millis(n.max(0) as u64)).map_err(|_| format!("go {name}: '{v}' is not a number"))
+        v.parse::<i64>()
+            .map(|n| Duration::from_millis(n.max(0) as u64))
+            .map_err(|_| format!("go {name}: '{v}' is not a number"))
     };
     let count = |v: Option<&&str>, name: &str| -> Result<u64, String> {
         let v = v.ok_or_else(|| format!("go {name} needs a number"))?;
@@ -479,7 +504,12 @@ fn parse_go(args: &[&str], pos: &AnyPosition) -> Result<Limits, String> {
 
 /// A spin option's value: a number from `min` to `max`, or an error that
 /// names the option and the range.
-fn spin<T: std::str::FromStr + PartialOrd + std::fmt::Display>(name: &str, value: Option<&str>, min: T, max: T) -> Result<T, String> {
+fn spin<T: std::str::FromStr + PartialOrd + std::fmt::Display>(
+    name: &str,
+    value: Option<&str>,
+    min: T,
+    max: T,
+) -> Result<T, String> {
     let v = value.ok_or_else(|| format!("option '{name}' needs a value"))?;
     match v.parse::<T>() {
         Ok(n) if n >= min && n <= max => Ok(n),

@@ -139,7 +139,8 @@ impl XBoard {
         let line = line.trim();
         let (command, rest) = line.split_once(' ').map_or((line, ""), |(c, r)| (c, r.trim()));
         match command {
-            "" | "xboard" | "accepted" | "rejected" | "computer" | "name" | "rating" | "random" | "ics" | "put" | "hover" => {}
+            "" | "xboard" | "accepted" | "rejected" | "computer" | "name" | "rating" | "random" | "ics" | "put"
+            | "hover" => {}
             // The opponent offers a draw: taken where the rules already
             // drew the game (a repetition XBoard did not see, `Claim`).
             "draw" => {
@@ -320,7 +321,11 @@ impl XBoard {
         self.abort_search();
         // `O-O` and `O-O-O` (how XBoard sends castling in fischerandom) are
         // read as SAN and kept as coordinates.
-        let played = if is_castling_text(text) { self.position.play_san(text) } else { self.position.play(text).map(|()| text.to_string()) };
+        let played = if is_castling_text(text) {
+            self.position.play_san(text)
+        } else {
+            self.position.play(text).map(|()| text.to_string())
+        };
         match played {
             Ok(coordinates) => {
                 self.moves.push(coordinates);
@@ -454,7 +459,8 @@ impl XBoard {
     /// allows (the budget the time manager would set) times the rate.
     fn by_nodes(&self, limits: Limits) -> Limits {
         let Some(nps) = self.nps else { return limits };
-        let budget = limits.deadline(self.position.side_to_move(), self.options.move_overhead).soft.unwrap_or(DEFAULT_MOVE_TIME);
+        let budget =
+            limits.deadline(self.position.side_to_move(), self.options.move_overhead).soft.unwrap_or(DEFAULT_MOVE_TIME);
         let nodes = ((budget.as_secs_f64() * nps as f64) as u64).max(1);
         Limits { nodes: Some(nodes), depth: limits.depth, ..Limits::default() }
     }
@@ -488,7 +494,14 @@ impl XBoard {
                     Score::Mate(m) if m > 0 => 100_000 + m,
                     Score::Mate(m) => -100_000 + m,
                 };
-                out.line(&format!("{} {} {} {} {}", r.depth, score, r.time.as_millis() / 10, r.nodes, root.line_text(&r.pv).join(" ")));
+                out.line(&format!(
+                    "{} {} {} {} {}",
+                    r.depth,
+                    score,
+                    r.time.as_millis() / 10,
+                    r.nodes,
+                    root.line_text(&r.pv).join(" ")
+                ));
             }
         };
         let out = self.out.clone();
@@ -556,7 +569,8 @@ impl XBoard {
         if !self.engine.pondering() {
             return false;
         }
-        let coordinates = if is_castling_text(text) { self.position.clone().play_san(text).ok() } else { Some(text.to_string()) };
+        let coordinates =
+            if is_castling_text(text) { self.position.clone().play_san(text).ok() } else { Some(text.to_string()) };
         if coordinates.as_deref() != Some(expected.as_str()) || self.position.play(&expected).is_err() {
             return false;
         }
@@ -720,19 +734,28 @@ pub fn engine_defined_variant(pos: &AnyPosition) -> Vec<String> {
     // own images; a letter outside its order gets none.
     const ORDER: &str = "PNBRQFEACWMOHIJGDVLSU";
     let used = ORDER.rfind(|c| variant.piece_by_letter(c).is_some()).unwrap_or(0);
-    let mut letters: String = ORDER[..=used].chars().map(|c| if variant.piece_by_letter(c).is_some() { c } else { '.' }).collect();
+    let mut letters: String =
+        ORDER[..=used].chars().map(|c| if variant.piece_by_letter(c).is_some() { c } else { '.' }).collect();
     letters.push(if variant.piece_by_letter('K').is_some() { 'K' } else { '.' });
     // XBoard's FEN has six fields; a seventh (Beyond Chess's shuttle
     // count) is ours alone.
     let fen: Vec<&str> = variant.start_fen.split_whitespace().take(6).collect();
-    let mut lines = vec![format!("setup ({}{}) {}x{}+0_fairy {}", letters, letters.to_lowercase(), g.width(), g.height(), fen.join(" "))];
+    let mut lines = vec![format!(
+        "setup ({}{}) {}x{}+0_fairy {}",
+        letters,
+        letters.to_lowercase(),
+        g.width(),
+        g.height(),
+        fen.join(" ")
+    )];
     for piece in &variant.pieces {
         let betza = match piece.role {
             // XBoard writes the double step as a lame, initial dabbaba and
             // en passant with `e`.
             Role::Pawn => piece.betza.replace("ifmR2", "ifmnD").replace("fcF", "fceF"),
             Role::Royal => {
-                let castle = variant.castling.first().map(|c| (c.king_to.0 as i32 - c.king_from.0 as i32).unsigned_abs());
+                let castle =
+                    variant.castling.first().map(|c| (c.king_to.0 as i32 - c.king_from.0 as i32).unsigned_abs());
                 match castle {
                     Some(n) => format!("{}isO{}", piece.betza, n),
                     None => piece.betza.clone(),

@@ -32,8 +32,33 @@ const FENS: &[&str] = &[
     "K1N1r10k w - - 0 1",
     "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1",
 ];
-const MOVES: &[&str] = &["e2e4", "e7e5", "g1f3", "c1e1,e1b1", "a1b1", "e8e9q", "i2i4", "zz", "e2", "e2e4e6", "0000", "d1f1", "e1h1"];
-const GARBAGE: &[&str] = &["", " ", "\t", "??", "go go go", "position moves", "setoption", "setoption name", "setoption name Hash value", "\u{fffd}\u{0}", "usermove", "level x y z", "time -5", "sd", "st", "memory -1", "cores 0", "variant", "lift", "lift z99", "perft x", "go perft", "ping"];
+const MOVES: &[&str] =
+    &["e2e4", "e7e5", "g1f3", "c1e1,e1b1", "a1b1", "e8e9q", "i2i4", "zz", "e2", "e2e4e6", "0000", "d1f1", "e1h1"];
+const GARBAGE: &[&str] = &[
+    "",
+    " ",
+    "\t",
+    "??",
+    "go go go",
+    "position moves",
+    "setoption",
+    "setoption name",
+    "setoption name Hash value",
+    "\u{fffd}\u{0}",
+    "usermove",
+    "level x y z",
+    "time -5",
+    "sd",
+    "st",
+    "memory -1",
+    "cores 0",
+    "variant",
+    "lift",
+    "lift z99",
+    "perft x",
+    "go perft",
+    "ping",
+];
 
 fn line(rng: &mut Rng, commands: &[&str]) -> String {
     let command = rng.pick(commands);
@@ -68,10 +93,29 @@ fn fuzz<P: Protocol>(mut session: Session<P>, commands: &[&str], seed: u64, chec
 #[test]
 fn uci_survives_random_input() {
     let commands = [
-        "uci", "isready", "ucinewgame", "position startpos", "position fen", "go depth 2", "go movetime 5", "go nodes 500", "go infinite",
-        "go ponder", "ponderhit", "stop", "setoption name UCI_Variant value perfect", "setoption name UCI_Variant value onedim", "setoption name UCI_Variant value beyond", "setoption name Split Turns value false",
-        "setoption name UCI_Variant value chess", "setoption name Hash value 2", "setoption name MultiPV value 2", "setoption name Threads value 2",
-        "go perft 2", "d", "garbage",
+        "uci",
+        "isready",
+        "ucinewgame",
+        "position startpos",
+        "position fen",
+        "go depth 2",
+        "go movetime 5",
+        "go nodes 500",
+        "go infinite",
+        "go ponder",
+        "ponderhit",
+        "stop",
+        "setoption name UCI_Variant value perfect",
+        "setoption name UCI_Variant value onedim",
+        "setoption name UCI_Variant value beyond",
+        "setoption name Split Turns value false",
+        "setoption name UCI_Variant value chess",
+        "setoption name Hash value 2",
+        "setoption name MultiPV value 2",
+        "setoption name Threads value 2",
+        "go perft 2",
+        "d",
+        "garbage",
     ];
     for seed in 1..=3 {
         fuzz(Session::new(Uci::new), &commands, seed, ("isready", "readyok"));
@@ -81,9 +125,39 @@ fn uci_survives_random_input() {
 #[test]
 fn xboard_survives_random_input() {
     let commands = [
-        "new", "variant perfect", "variant onedim", "variant beyond", "variant normal", "force", "go", "playother", "usermove", "setboard", "undo", "remove", "sd 2",
-        "st 1", "level 40 0:05 0", "time 500", "otim 500", "ping 9", "post", "nopost", "analyze", "exit", ".", "?", "hint", "hard", "easy",
-        "lift e2", "perft 2", "result 1-0 {x}", "memory 2", "cores 2", "garbage",
+        "new",
+        "variant perfect",
+        "variant onedim",
+        "variant beyond",
+        "variant normal",
+        "force",
+        "go",
+        "playother",
+        "usermove",
+        "setboard",
+        "undo",
+        "remove",
+        "sd 2",
+        "st 1",
+        "level 40 0:05 0",
+        "time 500",
+        "otim 500",
+        "ping 9",
+        "post",
+        "nopost",
+        "analyze",
+        "exit",
+        ".",
+        "?",
+        "hint",
+        "hard",
+        "easy",
+        "lift e2",
+        "perft 2",
+        "result 1-0 {x}",
+        "memory 2",
+        "cores 2",
+        "garbage",
     ];
     for seed in 1..=3 {
         fuzz(Session::new(XBoard::new), &commands, seed, ("ping 1", "pong 1"));

@@ -16,7 +16,23 @@ fn handshake_lists_the_options() {
     s.send("uci");
     let text = s.take();
     assert!(text.starts_with("id name Protean"));
-    for option in ["Threads", "Hash", "Clear Hash", "Ponder", "MultiPV", "Move Overhead", "Skill Level", "UCI_LimitStrength", "UCI_Elo", "UCI_Chess960", "UCI_ShowWDL", "Split Turns", "Contempt", "Use NNUE", "EvalFile"] {
+    for option in [
+        "Threads",
+        "Hash",
+        "Clear Hash",
+        "Ponder",
+        "MultiPV",
+        "Move Overhead",
+        "Skill Level",
+        "UCI_LimitStrength",
+        "UCI_Elo",
+        "UCI_Chess960",
+        "UCI_ShowWDL",
+        "Split Turns",
+        "Contempt",
+        "Use NNUE",
+        "EvalFile",
+    ] {
         assert!(text.contains(&format!("option name {option} type")), "{option} missing:\n{text}");
     }
     assert!(text.contains("option name UCI_Variant type combo default chess var chess var chess960 var perfect var onedim var beyond var flexichess"));
@@ -32,7 +48,11 @@ fn middle_game_score(s: &mut Session<Uci>) -> String {
     s.wait_for("bestmove", Duration::from_secs(60));
     let text = s.take();
     let line = text.lines().rfind(|l| l.starts_with("info depth 1 ")).unwrap_or_else(|| panic!("no depth 1: {text}"));
-    line.split(" score ").nth(1).and_then(|rest| rest.split(" nodes").next()).unwrap_or_else(|| panic!("no score: {line}")).to_string()
+    line.split(" score ")
+        .nth(1)
+        .and_then(|rest| rest.split(" nodes").next())
+        .unwrap_or_else(|| panic!("no score: {line}"))
+        .to_string()
 }
 
 #[test]
@@ -55,7 +75,21 @@ fn eval_file_loads_a_network_that_fits_and_refuses_one_that_cannot_be_read() {
     use protean_search::nnue::{Activation, Network, HIDDEN, QB};
     // A network alone whose every position is the same for the side to
     // move: all weights 0, the output's bias alone.
-    let flat = |kinds: usize, cells: usize| Network::new(kinds, cells, false, Activation::Clipped, vec![[0; HIDDEN]; 2 * kinds * cells], [0; HIDDEN], [[0; HIDDEN]; 2], 5_000, QB).unwrap().to_bytes();
+    let flat = |kinds: usize, cells: usize| {
+        Network::new(
+            kinds,
+            cells,
+            false,
+            Activation::Clipped,
+            vec![[0; HIDDEN]; 2 * kinds * cells],
+            [0; HIDDEN],
+            [[0; HIDDEN]; 2],
+            5_000,
+            QB,
+        )
+        .unwrap()
+        .to_bytes()
+    };
     let dir = std::env::temp_dir();
     let path = |name: &str| dir.join(format!("protean-evalfile-{}-{name}", std::process::id()));
     let (standard, perfect, junk) = (path("standard.nnue"), path("perfect.nnue"), path("junk.nnue"));
@@ -195,7 +229,12 @@ fn multipv_gives_distinct_lines() {
     s.send("position startpos");
     s.send("go depth 4");
     s.wait_for("bestmove", Duration::from_secs(30));
-    let firsts: Vec<String> = s.text().lines().filter(|l| l.starts_with("info depth 4 ")).map(|l| l.split(" pv ").nth(1).unwrap().split_whitespace().next().unwrap().to_string()).collect();
+    let firsts: Vec<String> = s
+        .text()
+        .lines()
+        .filter(|l| l.starts_with("info depth 4 "))
+        .map(|l| l.split(" pv ").nth(1).unwrap().split_whitespace().next().unwrap().to_string())
+        .collect();
     assert_eq!(firsts.len(), 3, "{}", s.text());
     assert!(firsts[0] != firsts[1] && firsts[1] != firsts[2] && firsts[0] != firsts[2]);
 }
@@ -248,7 +287,11 @@ fn bad_lines_are_refused_whole_and_change_nothing() {
         let out = s.take();
         assert!(out.starts_with("info string ") && out.contains(expected), "{line}: {out}");
         assert_eq!(out.lines().count(), 1, "{line}: {out}");
-        assert_eq!(s.engine.position().fen(), "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1", "{line} changed the position");
+        assert_eq!(
+            s.engine.position().fen(),
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
+            "{line} changed the position"
+        );
     }
 }
 

@@ -20,7 +20,25 @@ fn session() -> Session<XBoard> {
 fn handshake_announces_the_features() {
     let s = session();
     let features = s.take();
-    for f in ["ping=1", "setboard=1", "usermove=1", "san=0", "sigint=0", "sigterm=0", "colors=0", "analyze=1", "memory=1", "smp=1", "exclude=0", "highlight=1", "variants=\"normal,fischerandom,perfect,onedim,beyond,flexichess\"", "done=1", "myname=\"Protean", "option=\"Use NNUE -check 1\"", "option=\"EvalFile -file <built-in>\""] {
+    for f in [
+        "ping=1",
+        "setboard=1",
+        "usermove=1",
+        "san=0",
+        "sigint=0",
+        "sigterm=0",
+        "colors=0",
+        "analyze=1",
+        "memory=1",
+        "smp=1",
+        "exclude=0",
+        "highlight=1",
+        "variants=\"normal,fischerandom,perfect,onedim,beyond,flexichess\"",
+        "done=1",
+        "myname=\"Protean",
+        "option=\"Use NNUE -check 1\"",
+        "option=\"EvalFile -file <built-in>\"",
+    ] {
         assert!(features.contains(f), "{f} missing: {features}");
     }
 }
@@ -45,8 +63,14 @@ fn perfect_chess_is_taught_to_xboard_and_played() {
     s.send("variant perfect");
     let taught = s.take();
     let lines: Vec<&str> = taught.lines().collect();
-    assert_eq!(lines[0], "setup (PNBRQKpnbrqk) 9x9+0_fairy rnbqkqbnr/ppppppppp/9/9/9/9/9/PPPPPPPPP/RNBQKQBNR w KQkq - 0 1");
-    assert_eq!(&lines[1..], ["piece P& fmWfceFifmnD", "piece N& N", "piece B& BsW", "piece R& R", "piece Q& Q", "piece K& KisO3"]);
+    assert_eq!(
+        lines[0],
+        "setup (PNBRQKpnbrqk) 9x9+0_fairy rnbqkqbnr/ppppppppp/9/9/9/9/9/PPPPPPPPP/RNBQKQBNR w KQkq - 0 1"
+    );
+    assert_eq!(
+        &lines[1..],
+        ["piece P& fmWfceFifmnD", "piece N& N", "piece B& BsW", "piece R& R", "piece Q& Q", "piece K& KisO3"]
+    );
     s.send("sd 4");
     s.send("usermove e2e4");
     let reply = s.wait_for("move ", MOVE_WAIT);
@@ -200,7 +224,10 @@ fn pondering_plays_on_a_hit_and_drops_its_search_on_a_miss() {
     // While the user thinks, the engine does: thinking lines, no input.
     std::thread::sleep(Duration::from_millis(300));
     let pondering = s.take();
-    assert!(pondering.lines().any(|l| l.split_whitespace().count() > 4 && l.starts_with(|c: char| c.is_ascii_digit())), "no thinking after {hint}: {pondering}");
+    assert!(
+        pondering.lines().any(|l| l.split_whitespace().count() > 4 && l.starts_with(|c: char| c.is_ascii_digit())),
+        "no thinking after {hint}: {pondering}"
+    );
     // The expected reply: the ponder search becomes the next move's.
     let start = std::time::Instant::now();
     s.send(&format!("usermove {hint}"));

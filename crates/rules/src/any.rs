@@ -35,7 +35,12 @@ pub enum AnyPosition {
     Large(Position<Bb256>),
 }
 
-fn move_piece<B: crate::Bitboard>(from: &mut Position<B>, to: &mut Position<B>, cell: usize, piece: Piece) -> Result<Piece, String> {
+fn move_piece<B: crate::Bitboard>(
+    from: &mut Position<B>,
+    to: &mut Position<B>,
+    cell: usize,
+    piece: Piece,
+) -> Result<Piece, String> {
     to.can_drop(cell, piece).map_err(|e| e.to_string())?;
     from.lift(cell);
     to.drop_piece(cell, piece);

@@ -49,7 +49,9 @@ impl<B: Bitboard> Position<B> {
         }
         for (kind, through) in &a.leg_lines {
             let jumpers = self.kind_bb(*kind) & theirs;
-            if jumpers.any() && through[cell].iter().any(|&(from, to)| jumpers.has(from as usize) && !blockers.has(to as usize)) {
+            if jumpers.any()
+                && through[cell].iter().any(|&(from, to)| jumpers.has(from as usize) && !blockers.has(to as usize))
+            {
                 return true;
             }
         }
@@ -195,7 +197,9 @@ impl<B: Bitboard> Position<B> {
             found |= if white == black {
                 reach & self.kinds_bb(white)
             } else {
-                reach & (self.kinds_bb(white) & self.pieces(Color::White) | self.kinds_bb(black) & self.pieces(Color::Black))
+                reach
+                    & (self.kinds_bb(white) & self.pieces(Color::White)
+                        | self.kinds_bb(black) & self.pieces(Color::Black))
             };
         }
         for by in Color::ALL {
@@ -203,7 +207,9 @@ impl<B: Bitboard> Position<B> {
             for line in &a.lines {
                 if let Some(b) = Rules::<B>::first_blocker(line.rays[cell], line.positive, blockers) {
                     if let Some(p) = self.piece_at(b) {
-                        if p.color() == by && occupied.has(b) && line.types >> p.kind() & 1 == 1
+                        if p.color() == by
+                            && occupied.has(b)
+                            && line.types >> p.kind() & 1 == 1
                             && (!line.initial_only || rules.initial_region[by as usize][p.kind()].has(b))
                         {
                             found |= B::cell(b);

@@ -50,7 +50,8 @@ impl Movement {
     /// The legs in a fixed order without repeats, so that two notations
     /// of the same movement (`K` and `WF`, `R` and `WW`) compare equal.
     pub(crate) fn normal(&self) -> Vec<(Step, u8, bool, bool, bool)> {
-        let mut legs: Vec<_> = self.legs.iter().map(|l| (l.step, l.range, l.mode.moves, l.mode.captures, l.initial_only)).collect();
+        let mut legs: Vec<_> =
+            self.legs.iter().map(|l| (l.step, l.range, l.mode.moves, l.mode.captures, l.initial_only)).collect();
         legs.sort();
         legs.dedup();
         legs

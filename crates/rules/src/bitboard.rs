@@ -186,7 +186,9 @@ macro_rules! native_bitboard {
                 if <$t>::BITS <= 64 {
                     return low;
                 }
-                let high = extract_word(self.checked_shr(64).unwrap_or(0) as u64, mask.checked_shr(64).unwrap_or(0) as u64) as usize;
+                let high =
+                    extract_word(self.checked_shr(64).unwrap_or(0) as u64, mask.checked_shr(64).unwrap_or(0) as u64)
+                        as usize;
                 low | high << (mask as u64).count_ones()
             }
             #[inline(always)]
@@ -299,7 +301,13 @@ impl Bitboard for Bb256 {
         let c = self.lowest();
         let mut words = [0; 4];
         for (i, w) in words.iter_mut().enumerate() {
-            *w = if i < c >> 6 { !0 } else if i == c >> 6 { u64::MAX >> (63 - (c & 63)) } else { 0 };
+            *w = if i < c >> 6 {
+                !0
+            } else if i == c >> 6 {
+                u64::MAX >> (63 - (c & 63))
+            } else {
+                0
+            };
         }
         Bb256(words)
     }
@@ -310,7 +318,13 @@ impl Bitboard for Bb256 {
         let c = self.highest();
         let mut words = [0; 4];
         for (i, w) in words.iter_mut().enumerate() {
-            *w = if i > c >> 6 { !0 } else if i == c >> 6 { u64::MAX << (c & 63) } else { 0 };
+            *w = if i > c >> 6 {
+                !0
+            } else if i == c >> 6 {
+                u64::MAX << (c & 63)
+            } else {
+                0
+            };
         }
         Bb256(words)
     }

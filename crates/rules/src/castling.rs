@@ -45,7 +45,10 @@ pub(crate) fn fixed_entries(variant: &Variant) -> Vec<Entry> {
 
 /// Compiles entries into the castling table and, per cell, the rights
 /// kept when a piece leaves or enters it. A right is the entry's bit.
-pub(crate) fn compile<B: Bitboard>(variant: &Variant, entries: &[Entry]) -> Result<(Vec<Castling<B>>, Vec<u8>), String> {
+pub(crate) fn compile<B: Bitboard>(
+    variant: &Variant,
+    entries: &[Entry],
+) -> Result<(Vec<Castling<B>>, Vec<u8>), String> {
     let g = variant.geometry;
     let by_rook = variant.castles_by_rook();
     let mut table = Vec::new();
@@ -53,7 +56,11 @@ pub(crate) fn compile<B: Bitboard>(variant: &Variant, entries: &[Entry]) -> Resu
     for (color, def) in entries {
         let cell = |(f, r): (u8, u8)| {
             let c = g.cell(f as usize, r as usize);
-            if *color == Color::White { c } else { g.mirror_rank(c) }
+            if *color == Color::White {
+                c
+            } else {
+                g.mirror_rank(c)
+            }
         };
         let (kf, kt, rf, rt) = (cell(def.king_from), cell(def.king_to), cell(def.rook_from), cell(def.rook_to));
         let span = |a: usize, b: usize| {
@@ -80,7 +87,11 @@ pub(crate) fn compile<B: Bitboard>(variant: &Variant, entries: &[Entry]) -> Resu
             move_to: if by_rook { rf } else { kt },
             must_be_empty,
             must_be_safe,
-            fen_letter: if *color == Color::White { def.fen_letter.to_ascii_uppercase() } else { def.fen_letter.to_ascii_lowercase() },
+            fen_letter: if *color == Color::White {
+                def.fen_letter.to_ascii_uppercase()
+            } else {
+                def.fen_letter.to_ascii_lowercase()
+            },
         });
     }
     Ok((table, keep))

@@ -14,13 +14,13 @@ use crate::castling::{Castling, Entry};
 use crate::geometry::{Geometry, Step};
 use crate::piece::Color;
 use crate::position::Position;
-use crate::tile_state::Shuttle;
 use crate::tables::Rules;
+use crate::tile_state::Shuttle;
 use crate::variant::{CastlingDef, CastlingStart, Role};
 use std::sync::Arc;
 
-pub use crate::placement::{parse_placement, FenError, Placement};
 use crate::placement::error;
+pub use crate::placement::{parse_placement, FenError, Placement};
 
 /// Builds a position from a FEN, checking that it is one a game can reach
 /// in the ways that matter to move generation.
@@ -118,7 +118,8 @@ pub fn parse<B: Bitboard>(rules: &Arc<Rules<B>>, fen: &str) -> Result<Position<B
             return error("the tiles do not form one group");
         }
         if let Some(&text) = fields.get(6) {
-            let shuttle = Shuttle::parse(g, text).ok_or_else(|| FenError(format!("shuttle field '{text}' is neither '-' nor like 'd4e4:3'")))?;
+            let shuttle = Shuttle::parse(g, text)
+                .ok_or_else(|| FenError(format!("shuttle field '{text}' is neither '-' nor like 'd4e4:3'")))?;
             pos.set_shuttle(shuttle);
         }
     }
@@ -132,7 +133,11 @@ pub fn parse<B: Bitboard>(rules: &Arc<Rules<B>>, fen: &str) -> Result<Position<B
 }
 
 fn back_rank(g: Geometry, color: Color) -> usize {
-    if color == Color::White { 0 } else { g.height() - 1 }
+    if color == Color::White {
+        0
+    } else {
+        g.height() - 1
+    }
 }
 
 /// Reads the castling field into rights (and, in Chess960, the rules
@@ -155,10 +160,16 @@ fn parse_castling_rights<B: Bitboard>(pos: &mut Position<B>, field: &str) -> Res
                 return Err(FenError(format!("castling right '{c}' is given twice")));
             }
             let k = &rules.castling[i];
-            let king_ok = pos.piece_at(k.king_from).is_some_and(|p| p.color() == k.color && Some(p.kind()) == rules.royal);
-            let rook_ok = pos.piece_at(k.rook_from).is_some_and(|p| p.color() == k.color && rules.roles[p.kind()] == Role::Other);
+            let king_ok =
+                pos.piece_at(k.king_from).is_some_and(|p| p.color() == k.color && Some(p.kind()) == rules.royal);
+            let rook_ok =
+                pos.piece_at(k.rook_from).is_some_and(|p| p.color() == k.color && rules.roles[p.kind()] == Role::Other);
             if !king_ok || !rook_ok {
-                return Err(FenError(format!("castling right '{c}' without king on {} and rook on {}", g.name(k.king_from), g.name(k.rook_from))));
+                return Err(FenError(format!(
+                    "castling right '{c}' without king on {} and rook on {}",
+                    g.name(k.king_from),
+                    g.name(k.rook_from)
+                )));
             }
             rights |= 1 << i;
         }
@@ -173,11 +184,15 @@ fn parse_castling_rights<B: Bitboard>(pos: &mut Position<B>, field: &str) -> Res
             return Err(FenError(format!("castling right '{c}' without the king on its back rank")));
         };
         let king_file = g.file(king);
-        let rooks: Vec<usize> = (0..g.width()).filter(|&f| pos.piece_at(g.cell(f, rank)).is_some_and(|p| p.color() == color && p.kind() == rook)).collect();
+        let rooks: Vec<usize> = (0..g.width())
+            .filter(|&f| pos.piece_at(g.cell(f, rank)).is_some_and(|p| p.color() == color && p.kind() == rook))
+            .collect();
         let file = match c.to_ascii_lowercase() {
             'k' => rooks.iter().copied().filter(|&f| f > king_file).max(),
             'q' => rooks.iter().copied().filter(|&f| f < king_file).min(),
-            l if l.is_ascii_lowercase() && ((l as u8 - b'a') as usize) < g.width() => Some((l as u8 - b'a') as usize).filter(|f| rooks.contains(f)),
+            l if l.is_ascii_lowercase() && ((l as u8 - b'a') as usize) < g.width() => {
+                Some((l as u8 - b'a') as usize).filter(|f| rooks.contains(f))
+            }
             _ => return Err(FenError(format!("castling right '{c}' is not K, Q or a file letter"))),
         };
         let Some(file) = file else {
@@ -190,12 +205,19 @@ fn parse_castling_rights<B: Bitboard>(pos: &mut Position<B>, field: &str) -> Res
         let Some(template) = variant.castling.iter().find(|d| (d.rook_from.0 > d.king_from.0) == short) else {
             return Err(FenError(format!("castling right '{c}': {} has no castling on that side", variant.name)));
         };
-        entries.push((color, CastlingDef { king_from: (king_file as u8, 0), rook_from: (file as u8, 0), ..template.clone() }));
+        entries.push((
+            color,
+            CastlingDef { king_from: (king_file as u8, 0), rook_from: (file as u8, 0), ..template.clone() },
+        ));
     }
     // One order for one layout: White first, the short side first.
     entries.sort_by_key(|(color, d)| (*color as u8, d.rook_from.0 < d.king_from.0));
     let same = entries.len() == rules.castling.len()
-        && entries.iter().zip(&rules.castling).all(|((color, d), c)| *color == c.color && g.file(c.king_from) == d.king_from.0 as usize && g.file(c.rook_from) == d.rook_from.0 as usize);
+        && entries.iter().zip(&rules.castling).all(|((color, d), c)| {
+            *color == c.color
+                && g.file(c.king_from) == d.king_from.0 as usize
+                && g.file(c.rook_from) == d.rook_from.0 as usize
+        });
     if !same {
         let compiled = rules.with_castling(&entries).map_err(|e| FenError(format!("castling: {e}")))?;
         pos.set_rules(Arc::new(compiled));
@@ -211,7 +233,11 @@ fn castling_rights_text<B: Bitboard>(pos: &Position<B>) -> String {
     let g = rules.geometry;
     let outer_rook = |c: &Castling<B>, rook: usize| {
         let rank = g.rank(c.rook_from);
-        let (lo, hi) = if g.file(c.rook_from) > g.file(c.king_from) { (g.file(c.rook_from) + 1, g.width()) } else { (0, g.file(c.rook_from)) };
+        let (lo, hi) = if g.file(c.rook_from) > g.file(c.king_from) {
+            (g.file(c.rook_from) + 1, g.width())
+        } else {
+            (0, g.file(c.rook_from))
+        };
         (lo..hi).any(|f| pos.piece_at(g.cell(f, rank)).is_some_and(|p| p.color() == c.color && p.kind() == rook))
     };
     let text: String = rules
@@ -222,12 +248,20 @@ fn castling_rights_text<B: Bitboard>(pos: &Position<B>) -> String {
         .map(|(_, c)| match rules.variant.castling_start {
             CastlingStart::BackRank { rook } if outer_rook(c, rook) => {
                 let file = (b'a' + g.file(c.rook_from) as u8) as char;
-                if c.color == Color::White { file.to_ascii_uppercase() } else { file }
+                if c.color == Color::White {
+                    file.to_ascii_uppercase()
+                } else {
+                    file
+                }
             }
             _ => c.fen_letter,
         })
         .collect();
-    if text.is_empty() { "-".into() } else { text }
+    if text.is_empty() {
+        "-".into()
+    } else {
+        text
+    }
 }
 
 /// The rules field (Flexichess): `-`, or the kinds that move other than
@@ -241,7 +275,11 @@ fn parse_redefinitions<B: Bitboard>(pos: &mut Position<B>, text: &str) -> Result
         let Some((letter, betza)) = item.split_once('=') else {
             return error(format!("rule '{item}' is not like 'N=NN'"));
         };
-        let kind = letter.chars().next().filter(|c| letter.len() == 1 && c.is_ascii_uppercase()).and_then(|c| pos.rules().variant.piece_by_letter(c));
+        let kind = letter
+            .chars()
+            .next()
+            .filter(|c| letter.len() == 1 && c.is_ascii_uppercase())
+            .and_then(|c| pos.rules().variant.piece_by_letter(c));
         let Some(kind) = kind.filter(|&k| pos.rules().roles[k] != Role::Royal) else {
             return error(format!("rule '{item}' does not name a piece other than the king"));
         };
@@ -272,13 +310,21 @@ fn en_passant_victim<B: Bitboard>(pos: &Position<B>, target: usize) -> Option<us
     let g = rules.geometry;
     let forward: i8 = if pos.side_to_move() == Color::White { -1 } else { 1 };
     let mut steps = vec![Step::new(0, forward)];
-    steps.extend((-1..=1).flat_map(|dx| (-1..=1).map(move |dy| Step::new(dx, dy))).filter(|&s| s != Step::new(0, 0) && s != Step::new(0, forward)));
+    steps.extend(
+        (-1..=1)
+            .flat_map(|dx| (-1..=1).map(move |dy| Step::new(dx, dy)))
+            .filter(|&s| s != Step::new(0, 0) && s != Step::new(0, forward)),
+    );
     steps.into_iter().find_map(|s| {
         let victim = g.offset(target, s)?;
         let origin = g.offset(target, s.reversed())?;
         let pawn = pos.piece_at(victim)?;
-        let stepped_there = || rules.targets(pawn.color(), pawn.kind(), origin, B::EMPTY, rules.all_cells, B::EMPTY).0.has(victim);
-        let is_victim = pawn.color() != pos.side_to_move() && rules.roles[pawn.kind()] == Role::Pawn && pos.piece_at(origin).is_none() && stepped_there();
+        let stepped_there =
+            || rules.targets(pawn.color(), pawn.kind(), origin, B::EMPTY, rules.all_cells, B::EMPTY).0.has(victim);
+        let is_victim = pawn.color() != pos.side_to_move()
+            && rules.roles[pawn.kind()] == Role::Pawn
+            && pos.piece_at(origin).is_none()
+            && stepped_there();
         is_victim.then_some(victim)
     })
 }
@@ -321,7 +367,11 @@ impl<B: Bitboard> Position<B> {
             } else {
                 self.piece_at(cell).map(|p| {
                     let l = rules.variant.pieces[p.kind()].letter;
-                    if p.color() == Color::White { l } else { l.to_ascii_lowercase() }
+                    if p.color() == Color::White {
+                        l
+                    } else {
+                        l.to_ascii_lowercase()
+                    }
                 })
             }
         });

@@ -72,7 +72,8 @@ impl Geometry {
     /// A board of `width` x `height` cells, at most [`MAX_CELLS`] in all and
     /// at most 26 files (one letter per file).
     pub fn new(width: u8, height: u8) -> Option<Geometry> {
-        let ok = width >= 1 && height >= 1 && width as usize <= MAX_FILES && (width as usize * height as usize) <= MAX_CELLS;
+        let ok =
+            width >= 1 && height >= 1 && width as usize <= MAX_FILES && (width as usize * height as usize) <= MAX_CELLS;
         ok.then_some(Geometry { width, height, origin: (0, 0) })
     }
 
@@ -223,7 +224,11 @@ mod tests {
         for width in 1..=MAX_FILES as u8 {
             let g = Geometry::new(width, (MAX_CELLS / width as usize).min(255) as u8).unwrap();
             for cell in 0..g.cells() + 3 {
-                assert_eq!((g.file(cell), g.rank(cell)), (cell % width as usize, cell / width as usize), "cell {cell}, width {width}");
+                assert_eq!(
+                    (g.file(cell), g.rank(cell)),
+                    (cell % width as usize, cell / width as usize),
+                    "cell {cell}, width {width}"
+                );
             }
         }
     }

@@ -74,7 +74,9 @@ impl<B: Bitboard> Position<B> {
         debug_assert!(!self.tiles_move());
         let rules = self.rules();
         if m.kind == MoveKind::Redefine {
-            return m.from() < rules.piece_types && m.to() < rules.variant.redefinitions.len() && self.may_redefine(m.from(), m.to());
+            return m.from() < rules.piece_types
+                && m.to() < rules.variant.redefinitions.len()
+                && self.may_redefine(m.from(), m.to());
         }
         self.is_legal_piece_move(m, safety)
     }

@@ -12,8 +12,8 @@
 
 use crate::bitboard::Bitboard;
 use crate::moves::{Move, MoveKind, MoveList, NO_PROMOTION};
-use crate::step_sets::weighed_count;
 use crate::position::Position;
+use crate::step_sets::weighed_count;
 use crate::variant::Role;
 
 pub use crate::attacks::KingSafety;
@@ -45,8 +45,12 @@ impl<B: Bitboard> Position<B> {
         self.for_each_piece_reach(from_cells, |from, is_pawn, quiet, captures| {
             if is_pawn {
                 match set {
-                    MoveSet::All => self.push_pawn_moves(out, from, quiet & !zone, captures & !zone, quiet & zone, captures & zone),
-                    MoveSet::Noisy => self.push_pawn_moves(out, from, B::EMPTY, captures & !zone, quiet & zone, captures & zone),
+                    MoveSet::All => {
+                        self.push_pawn_moves(out, from, quiet & !zone, captures & !zone, quiet & zone, captures & zone)
+                    }
+                    MoveSet::Noisy => {
+                        self.push_pawn_moves(out, from, B::EMPTY, captures & !zone, quiet & zone, captures & zone)
+                    }
                     MoveSet::Quiet => out.push_targets(from, quiet & !zone, MoveKind::Quiet),
                 }
             } else {
@@ -119,7 +123,14 @@ impl<B: Bitboard> Position<B> {
     pub fn reach_from(&self, from: usize) -> B {
         let Some(piece) = self.piece_at(from) else { return B::EMPTY };
         let empty = self.vacant();
-        let (quiet, captures) = self.rules().targets(piece.color(), piece.kind(), from, self.blockers(), empty, self.pieces(!piece.color()));
+        let (quiet, captures) = self.rules().targets(
+            piece.color(),
+            piece.kind(),
+            from,
+            self.blockers(),
+            empty,
+            self.pieces(!piece.color()),
+        );
         quiet | captures
     }
 
@@ -160,7 +171,15 @@ impl<B: Bitboard> Position<B> {
         }
     }
 
-    fn push_pawn_moves(&self, out: &mut MoveList, from: usize, quiet: B, captures: B, quiet_promo: B, capture_promo: B) {
+    fn push_pawn_moves(
+        &self,
+        out: &mut MoveList,
+        from: usize,
+        quiet: B,
+        captures: B,
+        quiet_promo: B,
+        capture_promo: B,
+    ) {
         let promotion = &self.rules().variant.promotion;
         out.push_targets(from, quiet, MoveKind::Quiet);
         out.push_targets(from, captures, MoveKind::Capture);
@@ -229,12 +248,17 @@ impl<B: Bitboard> Position<B> {
         };
         let pseudo_legal = match m.kind {
             MoveKind::Quiet | MoveKind::Capture => {
-                let (quiet, captures) = self.rules().targets(us, kind, m.from(), self.blockers(), self.vacant(), self.pieces(!us));
-                promotion_ok && m.aux == 0 && if m.kind == MoveKind::Quiet { quiet.has(m.to()) } else { captures.has(m.to()) }
+                let (quiet, captures) =
+                    self.rules().targets(us, kind, m.from(), self.blockers(), self.vacant(), self.pieces(!us));
+                promotion_ok
+                    && m.aux == 0
+                    && if m.kind == MoveKind::Quiet { quiet.has(m.to()) } else { captures.has(m.to()) }
             }
             MoveKind::Castle => {
                 let i = m.aux as usize;
-                m.promotion().is_none() && rules.castling.get(i).is_some_and(|c| c.king_from == m.from() && c.move_to == m.to()) && self.may_castle(i)
+                m.promotion().is_none()
+                    && rules.castling.get(i).is_some_and(|c| c.king_from == m.from() && c.move_to == m.to())
+                    && self.may_castle(i)
             }
             MoveKind::EnPassant => {
                 m.promotion().is_none()
@@ -249,7 +273,12 @@ impl<B: Bitboard> Position<B> {
                     && self.pieces(!us).has(m.aux as usize)
                     && self.vacant().has(m.to())
             }
-            MoveKind::Swap => m.promotion().is_none() && m.aux == 0 && self.king(us) == Some(m.from()) && self.swap_partners().has(m.to()),
+            MoveKind::Swap => {
+                m.promotion().is_none()
+                    && m.aux == 0
+                    && self.king(us) == Some(m.from())
+                    && self.swap_partners().has(m.to())
+            }
             MoveKind::Null | MoveKind::Geret | MoveKind::Shift | MoveKind::Redefine => false,
         };
         pseudo_legal && self.is_legal(m, safety)

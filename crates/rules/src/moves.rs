@@ -91,7 +91,8 @@ impl Move {
     pub fn new(from: usize, to: usize, kind: MoveKind) -> Move {
         Move { from: from as u8, to: to as u8, kind, promotion: NO_PROMOTION, aux: 0, shift: TileShift::NONE }
     }
-    pub const NULL: Move = Move { from: 0, to: 0, kind: MoveKind::Null, promotion: NO_PROMOTION, aux: 0, shift: TileShift::NONE };
+    pub const NULL: Move =
+        Move { from: 0, to: 0, kind: MoveKind::Null, promotion: NO_PROMOTION, aux: 0, shift: TileShift::NONE };
 
     /// The same piece move with a tile shift after it.
     #[inline(always)]

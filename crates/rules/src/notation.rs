@@ -67,14 +67,20 @@ impl<B: Bitboard> Position<B> {
             if !piece_ok || crate::betza::parse(movement).is_err() {
                 return Err(MoveError::Malformed(text.to_string()));
             }
-            return self.legal_move_list().into_iter().find(|&m| self.move_text(m) == text).ok_or_else(|| MoveError::Illegal(text.to_string()));
+            return self
+                .legal_move_list()
+                .into_iter()
+                .find(|&m| self.move_text(m) == text)
+                .ok_or_else(|| MoveError::Illegal(text.to_string()));
         }
         let (piece, second) = match text.split_once(',') {
             Some((piece, second)) => (piece, Some(second)),
             None => (text, None),
         };
         let piece_ok = g.parse_cell_pair(piece).is_some_and(|(_, _, rest)| {
-            rest.is_empty() || (rest.len() == 1 && self.rules().variant.piece_by_letter(rest.chars().next().expect("one")).is_some())
+            rest.is_empty()
+                || (rest.len() == 1
+                    && self.rules().variant.piece_by_letter(rest.chars().next().expect("one")).is_some())
         });
         let well_formed = piece_ok && second.is_none_or(|t| matches!(g.parse_cell_pair(t), Some((_, _, ""))));
         if !well_formed {
@@ -133,8 +139,16 @@ impl<B: Bitboard> Position<B> {
             let rivals: Vec<Move> = self
                 .legal_move_list()
                 .into_iter()
-                .filter(|o| o.to == m.to && o.from != m.from && o.kind != MoveKind::Castle && self.piece_at(o.from()) == Some(piece))
-                .filter(|o| (o.kind == MoveKind::LegCapture) == (m.kind == MoveKind::LegCapture) && (m.kind != MoveKind::LegCapture || o.aux == m.aux))
+                .filter(|o| {
+                    o.to == m.to
+                        && o.from != m.from
+                        && o.kind != MoveKind::Castle
+                        && self.piece_at(o.from()) == Some(piece)
+                })
+                .filter(|o| {
+                    (o.kind == MoveKind::LegCapture) == (m.kind == MoveKind::LegCapture)
+                        && (m.kind != MoveKind::LegCapture || o.aux == m.aux)
+                })
                 .collect();
             let from = g.name(m.from()).to_string();
             let (file, rank) = from.split_at(1);

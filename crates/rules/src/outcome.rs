@@ -7,7 +7,9 @@ use crate::variant::Role;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Outcome {
-    Checkmate { winner: Color },
+    Checkmate {
+        winner: Color,
+    },
     Stalemate,
     QuietMoves,
     Repetition,
@@ -106,7 +108,8 @@ impl<B: Bitboard> Position<B> {
             }
         }
         let g = rules.geometry;
-        let all_bound = others.cells().all(|c| variant.pieces[self.piece_at(c).expect("a piece").kind()].is_colourbound());
+        let all_bound =
+            others.cells().all(|c| variant.pieces[self.piece_at(c).expect("a piece").kind()].is_colourbound());
         let dark = others.cells().filter(|&c| g.is_dark(c)).count();
         all_bound && (dark == 0 || dark == others.count() as usize)
     }

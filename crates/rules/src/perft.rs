@@ -45,7 +45,11 @@ fn count<B: Bitboard>(pos: &mut Position<B>, depth: u32, buffers: &mut [MoveList
 
 /// Perft below each legal root move, in generation order; `None` if
 /// `stop` was set before it finished.
-pub fn divide<B: Bitboard>(pos: &mut Position<B>, depth: u32, stop: &AtomicBool) -> Option<Vec<(crate::moves::Move, u64)>> {
+pub fn divide<B: Bitboard>(
+    pos: &mut Position<B>,
+    depth: u32,
+    stop: &AtomicBool,
+) -> Option<Vec<(crate::moves::Move, u64)>> {
     let divide = pos
         .legal_move_list()
         .into_iter()

@@ -78,4 +78,3 @@ pub fn parse_placement(variant: &Variant, text: &str) -> Result<Placement, FenEr
     }
     Ok(placement)
 }
-

@@ -5,14 +5,14 @@
 //! legal moves reached.
 
 use crate::bitboard::Bitboard;
+use crate::geometry::MAX_CELLS;
 use crate::moves::{Move, MoveKind, TileShift};
 use crate::piece::{Color, Piece};
+use crate::rule_change_state::RuleChangeState;
 use crate::tables::Rules;
+use crate::tile_state::{Shuttle, TileState, TileTurn};
 use crate::variant::{Repetition, Role, MAX_PIECE_TYPES};
 use crate::zobrist;
-use crate::geometry::MAX_CELLS;
-use crate::rule_change_state::RuleChangeState;
-use crate::tile_state::{Shuttle, TileState, TileTurn};
 use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::Arc;
 
@@ -493,7 +493,8 @@ impl<B: Bitboard> Position<B> {
             MoveKind::Redefine => {
                 let changes = self.rule_changes.as_mut().expect("rules change in this variant");
                 let betza = &self.rules.variant.redefinitions[m.to()].betza;
-                let changed = changes.rules_with(&self.rules, m.from(), betza).expect("the catalogue's movements compile");
+                let changed =
+                    changes.rules_with(&self.rules, m.from(), betza).expect("the catalogue's movements compile");
                 changes.push(std::mem::replace(&mut self.rules, changed));
                 self.forget_check();
             }
@@ -511,7 +512,9 @@ impl<B: Bitboard> Position<B> {
                 self.quiet_plies = 0;
                 self.tile_state().turn.shuttle = Shuttle::default();
             }
-            MoveKind::Quiet | MoveKind::Capture | MoveKind::EnPassant | MoveKind::LegCapture => self.make_piece_move(m, us),
+            MoveKind::Quiet | MoveKind::Capture | MoveKind::EnPassant | MoveKind::LegCapture => {
+                self.make_piece_move(m, us)
+            }
         }
         if m.shift == TileShift::FOLLOWS {
             self.tile_state().turn.shift_pending = true;
@@ -562,7 +565,13 @@ impl<B: Bitboard> Position<B> {
     fn end_turn(&mut self, us: Color) {
         if let Some(plies) = self.bare_plies {
             // Counts the moves of the side facing a bare king.
-            self.bare_plies = Some(if self.is_bare(!us) && !self.is_bare(us) { plies.saturating_add(1) } else if self.is_bare(us) { plies } else { 0 });
+            self.bare_plies = Some(if self.is_bare(!us) && !self.is_bare(us) {
+                plies.saturating_add(1)
+            } else if self.is_bare(us) {
+                plies
+            } else {
+                0
+            });
         }
         if us == Color::Black {
             self.fullmove = self.fullmove.saturating_add(1);

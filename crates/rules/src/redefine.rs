@@ -4,8 +4,8 @@
 
 use crate::betza::Movement;
 use crate::bitboard::Bitboard;
-use crate::piece::Color;
 use crate::moves::{Move, MoveKind, MoveList};
+use crate::piece::Color;
 use crate::position::Position;
 use crate::tables::{Rules, RulesError};
 use std::sync::Arc;
@@ -99,6 +99,10 @@ impl<B: Bitboard> Position<B> {
             .filter(|(p, original)| p.betza != **original)
             .map(|(p, _)| format!("{}={}", p.letter, p.betza))
             .collect();
-        if changed.is_empty() { "-".into() } else { changed.join(",") }
+        if changed.is_empty() {
+            "-".into()
+        } else {
+            changed.join(",")
+        }
     }
 }

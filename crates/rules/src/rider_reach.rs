@@ -117,13 +117,16 @@ impl<B: Bitboard> LineTables<B> {
         if entries * std::mem::size_of::<B>() > MAX_TABLE_BYTES.max(std::mem::size_of::<B>() << 16) {
             return None;
         }
-        let mut table = LineTable { rays: key, cells: Vec::with_capacity(g.cells()), reaches: Vec::with_capacity(entries) };
+        let mut table =
+            LineTable { rays: key, cells: Vec::with_capacity(g.cells()), reaches: Vec::with_capacity(entries) };
         for (rays, &mask) in per_cell.iter().zip(&relevant) {
             table.cells.push(LineCell { relevant: mask, offset: table.reaches.len() as u32 });
             for pattern in 0..1usize << mask.count() {
                 let blockers = deposit(pattern, mask);
                 debug_assert_eq!(blockers.extract(mask), pattern);
-                table.reaches.push(rays.iter().fold(B::EMPTY, |reach, &(r, positive)| reach | slide(r, positive, blockers)));
+                table
+                    .reaches
+                    .push(rays.iter().fold(B::EMPTY, |reach, &(r, positive)| reach | slide(r, positive, blockers)));
             }
         }
         self.lines.push(Arc::new(table));
@@ -154,7 +157,11 @@ impl<B: Bitboard> LineTables<B> {
     /// looks up its reach once and a queen twice. Lines that cannot merge
     /// stay as they are.
     pub fn merged(&mut self, g: Geometry, lines: &[usize]) -> Vec<usize> {
-        let family = |t: &LineTable<B>| t.rays.first().map(|&(s, r)| (s.dx.unsigned_abs().min(s.dy.unsigned_abs()), s.dx.unsigned_abs().max(s.dy.unsigned_abs()), r));
+        let family = |t: &LineTable<B>| {
+            t.rays.first().map(|&(s, r)| {
+                (s.dx.unsigned_abs().min(s.dy.unsigned_abs()), s.dx.unsigned_abs().max(s.dy.unsigned_abs()), r)
+            })
+        };
         let mut out: Vec<usize> = Vec::new();
         for &line in lines {
             let joined = out.iter().enumerate().find_map(|(i, &o)| {
@@ -211,7 +218,14 @@ mod tests {
         for (w, h) in [(8, 8), (9, 9), (16, 1)] {
             let g = Geometry::new(w, h).unwrap();
             let mut tables = LineTables::<u128>::default();
-            for (step, range) in [(rook, UNLIMITED), (file, UNLIMITED), (bishop, UNLIMITED), (nightrider, UNLIMITED), (rook, 2), (bishop, 3)] {
+            for (step, range) in [
+                (rook, UNLIMITED),
+                (file, UNLIMITED),
+                (bishop, UNLIMITED),
+                (nightrider, UNLIMITED),
+                (rook, 2),
+                (bishop, 3),
+            ] {
                 let rays = [(step, range), (step.reversed(), range)];
                 let Some(line) = tables.line(g, &rays) else {
                     // Only the full 16-cell rank is over the size limit.
@@ -223,8 +237,14 @@ mod tests {
                 for _ in 0..300 {
                     let blockers = (0..g.cells()).filter(|_| random().is_multiple_of(3)).fold(0u128, |b, c| b | 1 << c);
                     for cell in 0..g.cells() {
-                        let walked = rays.iter().fold(0, |r, &(s, n)| r | slide(ray::<u128>(g, cell, s, n), increases(g, s), blockers));
-                        assert_eq!(tables.reach(line, cell, blockers), walked, "{step:?} range {range} from {cell} on {w}x{h}");
+                        let walked = rays
+                            .iter()
+                            .fold(0, |r, &(s, n)| r | slide(ray::<u128>(g, cell, s, n), increases(g, s), blockers));
+                        assert_eq!(
+                            tables.reach(line, cell, blockers),
+                            walked,
+                            "{step:?} range {range} from {cell} on {w}x{h}"
+                        );
                     }
                 }
             }
@@ -248,7 +268,10 @@ mod tests {
         for _ in 0..300 {
             let blockers = random() & random();
             for cell in 0..64 {
-                let walked = steps.iter().flat_map(|&s| [s, s.reversed()]).fold(0, |r, s| r | slide(ray::<u64>(g, cell, s, UNLIMITED), increases(g, s), blockers));
+                let walked = steps
+                    .iter()
+                    .flat_map(|&s| [s, s.reversed()])
+                    .fold(0, |r, s| r | slide(ray::<u64>(g, cell, s, UNLIMITED), increases(g, s), blockers));
                 let looked_up = merged.iter().fold(0, |r, &line| r | tables.reach(line, cell, blockers));
                 assert_eq!(looked_up, walked, "from {cell}");
             }

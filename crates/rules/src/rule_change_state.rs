@@ -81,12 +81,26 @@ impl<B: Bitboard> RuleChangeState<B> {
     /// The rules with `kind` moving as `betza`, compiled once per set.
     pub(crate) fn rules_with(&self, rules: &Rules<B>, kind: usize, betza: &str) -> Result<Arc<Rules<B>>, RulesError> {
         fn wanted<'a>(kind: usize, betza: &'a str, i: usize, p: &'a PieceDef) -> &'a str {
-            if i == kind { betza } else { p.betza.as_str() }
+            if i == kind {
+                betza
+            } else {
+                p.betza.as_str()
+            }
         }
-        let key = rules_key(&rules.original_betza, rules.variant.pieces.iter().enumerate().map(|(i, p)| wanted(kind, betza, i, p)));
+        let key = rules_key(
+            &rules.original_betza,
+            rules.variant.pieces.iter().enumerate().map(|(i, p)| wanted(kind, betza, i, p)),
+        );
         // The key picks the entry; the Betza of every kind confirms it, so
         // that even a 64-bit collision cannot hand out other rules.
-        let same = |r: &Rules<B>| r.variant.pieces.iter().zip(&rules.variant.pieces).enumerate().all(|(i, (have, p))| have.betza == wanted(kind, betza, i, p));
+        let same = |r: &Rules<B>| {
+            r.variant
+                .pieces
+                .iter()
+                .zip(&rules.variant.pieces)
+                .enumerate()
+                .all(|(i, (have, p))| have.betza == wanted(kind, betza, i, p))
+        };
         if let Some(r) = self.cache.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
             if same(r) {
                 return Ok(r.clone());
@@ -94,7 +108,8 @@ impl<B: Bitboard> RuleChangeState<B> {
         }
         let old = &rules.variant.pieces[kind];
         let mut variant = rules.variant.clone();
-        variant.pieces[kind] = PieceDef::new(&old.name, old.letter, betza, old.role).map_err(|e| RulesError(e.to_string()))?;
+        variant.pieces[kind] =
+            PieceDef::new(&old.name, old.letter, betza, old.role).map_err(|e| RulesError(e.to_string()))?;
         let mut compiled = Rules::compile(variant, Some(rules))?;
         compiled.key = key;
         compiled.original_betza = rules.original_betza.clone();

@@ -13,10 +13,10 @@ use crate::betza::{Movement, UNLIMITED};
 use crate::bitboard::Bitboard;
 use crate::castling::{self, Castling};
 use crate::geometry::{Geometry, Step};
-use crate::rider_reach::{increases, slide, LineTables};
-use crate::step_sets::StepSets;
 use crate::piece::Color;
 use crate::placement::{parse_placement, Placement};
+use crate::rider_reach::{increases, slide, LineTables};
+use crate::step_sets::StepSets;
 use crate::variant::{Role, Variant, MAX_PIECE_TYPES};
 use std::sync::Arc;
 
@@ -91,7 +91,11 @@ fn group_attack_lines<B: Bitboard>(a: &mut Attacks<B>, dirs: &[Step], g: Geometr
         let line = &a.lines[i];
         let (step, range, types) = (dirs[line.dir], line.range, line.types);
         let reverse = a.lines.iter().position(|l| {
-            dirs[l.dir] == step.reversed() && l.range == range && l.types == types && !l.initial_only && !line.initial_only
+            dirs[l.dir] == step.reversed()
+                && l.range == range
+                && l.types == types
+                && !l.initial_only
+                && !line.initial_only
         });
         match reverse.and_then(|j| Some((j, line_tables.both_ways(g, step, range)?))) {
             Some((j, id)) => {
@@ -377,14 +381,21 @@ impl<B: Bitboard> Rules<B> {
                         if leg.mode.moves && leg.mode.captures && !leg.initial_only {
                             slides.push((step, leg.range, rays));
                         } else {
-                            pm.rides.push(Ride { positive: increases(g, step), moves: leg.mode.moves, captures: leg.mode.captures, rays });
+                            pm.rides.push(Ride {
+                                positive: increases(g, step),
+                                moves: leg.mode.moves,
+                                captures: leg.mode.captures,
+                                rays,
+                            });
                         }
                     }
                     if leg.range != 1 && leg.mode.captures {
                         let back = step.reversed();
                         let back_dir = dir_id(back, &mut dirs);
                         let a = &mut attacks[color as usize];
-                        let same = |l: &&mut AttackLine<B>| l.dir == back_dir && l.range == leg.range && l.initial_only == leg.initial_only;
+                        let same = |l: &&mut AttackLine<B>| {
+                            l.dir == back_dir && l.range == leg.range && l.initial_only == leg.initial_only
+                        };
                         match a.lines.iter_mut().find(same) {
                             Some(line) => line.types |= 1 << t,
                             None => a.lines.push(AttackLine {
@@ -416,7 +427,8 @@ impl<B: Bitboard> Rules<B> {
                     pm.leg_captures = vec![Vec::new(); g.cells()];
                     let mut through = vec![Vec::new(); g.cells()];
                     for path in &def.paths {
-                        let [first, second] = if color == Color::White { *path } else { [path[0].for_black(), path[1].for_black()] };
+                        let [first, second] =
+                            if color == Color::White { *path } else { [path[0].for_black(), path[1].for_black()] };
                         for from in 0..g.cells() {
                             let Some(mid) = g.offset(from, first) else { continue };
                             let Some(to) = g.offset(mid, second) else { continue };
@@ -447,13 +459,18 @@ impl<B: Bitboard> Rules<B> {
                 walked.reverse();
                 pm.slide_positive = walked.iter().map(|(p, _)| *p).collect();
                 pm.slide_rays = (0..g.cells()).flat_map(|c| walked.iter().map(move |(_, rays)| rays[c])).collect();
-                pm.plain = walked.is_empty() && matches!(&pm.rides[..], [] | [Ride { moves: true, captures: false, .. }]);
+                pm.plain =
+                    walked.is_empty() && matches!(&pm.rides[..], [] | [Ride { moves: true, captures: false, .. }]);
                 if pm.plain {
                     pm.quiet_ride = pm.rides.pop();
                     if pm.slide_lines.is_empty() {
                         let leaps: Vec<(B, B)> = pm.leaps.iter().map(|l| (l.quiet, l.capture)).collect();
                         let at_start = start.pieces.iter().filter(|(_, p)| p.color() == color && p.kind() == t).count();
-                        pm.steps = StepSets::from_tables(&leaps, pm.quiet_ride.as_ref().map(|r| (&r.rays[..], r.positive)), at_start);
+                        pm.steps = StepSets::from_tables(
+                            &leaps,
+                            pm.quiet_ride.as_ref().map(|r| (&r.rays[..], r.positive)),
+                            at_start,
+                        );
                     }
                 }
                 if rev_leaps.iter().any(|b| b.any()) {
@@ -471,23 +488,35 @@ impl<B: Bitboard> Rules<B> {
         let full_rays: Vec<Vec<B>> = dirs.iter().map(|&s| line_tables.rays(g, s, UNLIMITED).to_vec()).collect();
 
         let rank_cells = |r: usize| (0..g.width()).fold(B::EMPTY, |b, f| b | B::cell(g.cell(f, r)));
-        let promotion_zone = [rank_cells(variant.promotion.ranks[0] as usize), rank_cells(variant.promotion.ranks[1] as usize)];
+        let promotion_zone =
+            [rank_cells(variant.promotion.ranks[0] as usize), rank_cells(variant.promotion.ranks[1] as usize)];
 
         // A Chess960 position's own layout is compiled when its FEN is read.
-        let (castling, castling_keep) = castling::compile(&variant, &castling::fixed_entries(&variant)).map_err(RulesError)?;
+        let (castling, castling_keep) =
+            castling::compile(&variant, &castling::fixed_entries(&variant)).map_err(RulesError)?;
 
-        let sight = (0..g.cells()).map(|c| full_rays.iter().fold(B::EMPTY, |b: B, rays: &Vec<B>| b | rays[c])).collect();
+        let sight =
+            (0..g.cells()).map(|c| full_rays.iter().fold(B::EMPTY, |b: B, rays: &Vec<B>| b | rays[c])).collect();
         let two_steps = (0..g.cells())
-            .map(|c| RING.iter().filter_map(|&(dx, dy)| g.offset(c, Step::new(2 * dx, 2 * dy))).fold(B::EMPTY, |b, to| b | B::cell(to)))
+            .map(|c| {
+                RING.iter()
+                    .filter_map(|&(dx, dy)| g.offset(c, Step::new(2 * dx, 2 * dy)))
+                    .fold(B::EMPTY, |b, to| b | B::cell(to))
+            })
             .collect();
         let (mut neighbours, mut rings) = (Vec::new(), Vec::new());
         if variant.tiles.is_some() {
             let king = |c: usize| {
                 let steps = (-1..=1).flat_map(|dx| (-1..=1).map(move |dy| Step::new(dx, dy)));
-                steps.filter(|s| *s != Step::new(0, 0)).filter_map(|s| g.offset(c, s)).fold(B::EMPTY, |b, n| b | B::cell(n))
+                steps
+                    .filter(|s| *s != Step::new(0, 0))
+                    .filter_map(|s| g.offset(c, s))
+                    .fold(B::EMPTY, |b, n| b | B::cell(n))
             };
             neighbours = (0..g.cells()).map(king).collect();
-            rings = (0..g.cells()).map(|c| RING.map(|(dx, dy)| g.offset(c, Step::new(dx, dy)).map_or(u8::MAX, |n| n as u8))).collect();
+            rings = (0..g.cells())
+                .map(|c| RING.map(|(dx, dy)| g.offset(c, Step::new(dx, dy)).map_or(u8::MAX, |n| n as u8)))
+                .collect();
         }
 
         let catalogue: Arc<[Movement]> = match parent {
@@ -502,13 +531,20 @@ impl<B: Bitboard> Rules<B> {
         // Asked at every node that generates rule changes; comparing
         // movements sorts their legs, so it is done here once, each
         // movement sorted once.
-        let entries: Vec<_> = variant.redefinitions.iter().zip(catalogue.iter()).map(|(r, movement)| (r.role, movement.normal())).collect();
+        let entries: Vec<_> = variant
+            .redefinitions
+            .iter()
+            .zip(catalogue.iter())
+            .map(|(r, movement)| (r.role, movement.normal()))
+            .collect();
         let redefinable = variant
             .pieces
             .iter()
             .flat_map(|piece| {
                 let own = piece.movement.normal();
-                entries.iter().map(move |(role, movement)| piece.role != Role::Royal && *role == piece.role && *movement != own)
+                entries
+                    .iter()
+                    .map(move |(role, movement)| piece.role != Role::Royal && *role == piece.role && *movement != own)
             })
             .collect();
         Ok(Rules {
@@ -540,7 +576,6 @@ impl<B: Bitboard> Rules<B> {
             variant,
         })
     }
-
 
     /// These rules with other ways to castle (a Chess960 layout).
     pub(crate) fn with_castling(&self, entries: &[castling::Entry]) -> Result<Rules<B>, RulesError> {

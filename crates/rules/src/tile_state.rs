@@ -72,6 +72,7 @@ impl<B: Bitboard> TileState<B> {
         self.move_tile(from, to);
         let s = self.turn.shuttle;
         let back = s.from as usize == to && s.to as usize == from;
-        self.turn.shuttle = Shuttle { from: from as u8, to: to as u8, count: if back { s.count.saturating_add(1) } else { 1 } };
+        self.turn.shuttle =
+            Shuttle { from: from as u8, to: to as u8, count: if back { s.count.saturating_add(1) } else { 1 } };
     }
 }

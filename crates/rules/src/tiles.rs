@@ -96,7 +96,8 @@ impl<B: Bitboard> Position<B> {
         let ring = &rules.rings[from];
         let around = |i: usize| ring[i] != u8::MAX && after.has(ring[i] as usize);
         let pattern = (0..8).fold(0, |p, i| p | usize::from(around(i)) << i);
-        RING_IS_ONE_GROUP[pattern] || self.joins(after, (0..8).filter(|&i| around(i)).fold(B::EMPTY, |b, i| b | B::cell(ring[i] as usize)))
+        RING_IS_ONE_GROUP[pattern]
+            || self.joins(after, (0..8).filter(|&i| around(i)).fold(B::EMPTY, |b, i| b | B::cell(ring[i] as usize)))
     }
 
     /// Whether every cell of `targets` (some of `tiles`) is in one group
@@ -156,7 +157,9 @@ impl<B: Bitboard> Position<B> {
             if let Some(k) = king {
                 // Only a tile that lands on a line through the king can
                 // open it; the cell it leaves becomes a rift, which blocks.
-                if self.rules().sight[k].has(to) && self.attacked_with(k, !us, (blockers | B::cell(from)) & !B::cell(to)) {
+                if self.rules().sight[k].has(to)
+                    && self.attacked_with(k, !us, (blockers | B::cell(from)) & !B::cell(to))
+                {
                     continue;
                 }
             }

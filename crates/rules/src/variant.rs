@@ -48,7 +48,14 @@ impl PieceDef {
     /// A piece that moves by two-leg jumps only (see `paths`); `betza` is
     /// how its moves are shown to humans and GUIs.
     pub fn two_leg(name: &str, letter: char, betza: &str, paths: Vec<[Step; 2]>, role: Role) -> PieceDef {
-        PieceDef { name: name.to_string(), letter: letter.to_ascii_uppercase(), betza: betza.to_string(), movement: Movement { legs: Vec::new() }, paths, role }
+        PieceDef {
+            name: name.to_string(),
+            letter: letter.to_ascii_uppercase(),
+            betza: betza.to_string(),
+            movement: Movement { legs: Vec::new() },
+            paths,
+            role,
+        }
     }
 
     /// A piece that only ever reaches cells of one colour.
@@ -121,7 +128,8 @@ pub fn chess960_back_rank(n: u32) -> [char; 8] {
     let empty = |rank: &[char; 8]| (0..8).filter(|&i| rank[i] == ' ').collect::<Vec<_>>();
     rank[empty(&rank)[n % 6]] = 'Q';
     n /= 6;
-    const KNIGHTS: [(usize, usize); 10] = [(0, 1), (0, 2), (0, 3), (0, 4), (1, 2), (1, 3), (1, 4), (2, 3), (2, 4), (3, 4)];
+    const KNIGHTS: [(usize, usize); 10] =
+        [(0, 1), (0, 2), (0, 3), (0, 4), (1, 2), (1, 3), (1, 4), (2, 3), (2, 4), (3, 4)];
     let (a, b) = KNIGHTS[n];
     let cells = empty(&rank);
     rank[cells[a]] = 'N';

@@ -41,7 +41,10 @@
 
 use crate::any::AnyRules;
 use crate::geometry::{Geometry, Step};
-use crate::variant::{CastlingDef, CastlingStart, DrawRules, PieceDef, PromotionDef, Redefinition, Repetition, Role, StartPositions, TileRules, Variant};
+use crate::variant::{
+    CastlingDef, CastlingStart, DrawRules, PieceDef, PromotionDef, Redefinition, Repetition, Role, StartPositions,
+    TileRules, Variant,
+};
 use std::fmt;
 
 /// A mistake in a variant file, with the line it is on (from 1).
@@ -215,8 +218,17 @@ impl Draft {
     /// archbishop, a chancellor and a commoner available to the file.
     fn fairy(name: &str, line: usize) -> Draft {
         let mut d = Draft::chess(name, line);
-        for (key, letter) in [("silver", 'S'), ("fers", 'F'), ("archbishop", 'A'), ("chancellor", 'C'), ("commoner", 'M')] {
-            d.pieces.push(DraftPiece { key: key.into(), letter, betza: Some(named_betza(key).expect("a named piece").into()), paths: Vec::new(), role: Role::Other, line });
+        for (key, letter) in
+            [("silver", 'S'), ("fers", 'F'), ("archbishop", 'A'), ("chancellor", 'C'), ("commoner", 'M')]
+        {
+            d.pieces.push(DraftPiece {
+                key: key.into(),
+                letter,
+                betza: Some(named_betza(key).expect("a named piece").into()),
+                paths: Vec::new(),
+                role: Role::Other,
+                line,
+            });
         }
         d
     }
@@ -267,7 +279,9 @@ pub fn parse(text: &str, known: impl Fn(&str) -> bool) -> Result<Vec<Variant>, V
                 None => {
                     // Fairy-Stockfish starts such a section from nothing,
                     // which Protean would only guess at.
-                    fail(format!("[{name}] needs a parent: [{name}:chess], [{name}:fairy] or a variant earlier in this file"));
+                    fail(format!(
+                        "[{name}] needs a parent: [{name}:chess], [{name}:fairy] or a variant earlier in this file"
+                    ));
                     Draft::chess(name, line)
                 }
                 Some(parent) => match drafts.iter().find(|d| d.name.eq_ignore_ascii_case(parent)) {
@@ -346,7 +360,11 @@ fn whole_rank(value: &str) -> Result<u8, String> {
 
 fn apply(d: &mut Draft, key: &str, value: &str, line: usize) -> Result<(), String> {
     if let Some((_, wanted)) = FIXED_KEYS.iter().find(|(k, _)| *k == key) {
-        return if value == *wanted { Ok(()) } else { Err(format!("Protean plays only {key} = {wanted}, not '{value}'")) };
+        return if value == *wanted {
+            Ok(())
+        } else {
+            Err(format!("Protean plays only {key} = {wanted}, not '{value}'"))
+        };
     }
     if DISPLAY_KEYS.contains(&key) {
         return Ok(());
@@ -373,13 +391,23 @@ fn apply(d: &mut Draft, key: &str, value: &str, line: usize) -> Result<(), Strin
         // Protean's own rules, which Fairy-Stockfish does not have.
         "castlingRookSafe" => d.castling_rook_safe = boolean(value)?,
         "repetitionByPlacement" => d.repetition_by_placement = boolean(value)?,
-        "kingSwapsWith" => d.king_swaps_with = Some((letters(value).ok().filter(|l| l.len() == 1).ok_or_else(|| format!("'{value}' is not one piece letter"))?[0], line)),
+        "kingSwapsWith" => {
+            d.king_swaps_with = Some((
+                letters(value)
+                    .ok()
+                    .filter(|l| l.len() == 1)
+                    .ok_or_else(|| format!("'{value}' is not one piece letter"))?[0],
+                line,
+            ))
+        }
         "bareKingMoves" => d.bare_king_moves = Some(number_where(value, |n: &u16| *n > 0, "a move count")?),
         "ruleChanges" | "pawnRuleChanges" => {
             let role = if key == "ruleChanges" { Role::Other } else { Role::Pawn };
             d.rule_changes.retain(|r| r.role != role);
             for entry in value.split(',').map(str::trim) {
-                let Some((name, betza)) = entry.rsplit_once(':') else { return Err(format!("'{entry}' is not name:Betza")) };
+                let Some((name, betza)) = entry.rsplit_once(':') else {
+                    return Err(format!("'{entry}' is not name:Betza"));
+                };
                 crate::betza::parse(betza.trim()).map_err(|e| format!("'{entry}': {e}"))?;
                 d.rule_changes.push(Redefinition { name: name.trim().into(), betza: betza.trim().into(), role });
             }
@@ -389,7 +417,9 @@ fn apply(d: &mut Draft, key: &str, value: &str, line: usize) -> Result<(), Strin
         "pieceNames" => {
             for entry in value.split(',').map(str::trim) {
                 let named = entry.split_once(':').map(|(l, n)| (letters(l.trim()), n.trim()));
-                let Some((Ok(letter), name)) = named.filter(|(l, n)| l.as_ref().is_ok_and(|l| l.len() == 1) && !n.is_empty()) else {
+                let Some((Ok(letter), name)) =
+                    named.filter(|(l, n)| l.as_ref().is_ok_and(|l| l.len() == 1) && !n.is_empty())
+                else {
                     return Err(format!("'{entry}' is not letter:name"));
                 };
                 d.piece_names.retain(|(l, _, _)| *l != letter[0]);
@@ -401,13 +431,21 @@ fn apply(d: &mut Draft, key: &str, value: &str, line: usize) -> Result<(), Strin
             let mut chars = value.chars();
             let file = chars.next().filter(char::is_ascii_lowercase).map(|c| c as u8 - b'a');
             let rank = chars.as_str().parse::<u8>().ok().filter(|r| *r >= 1);
-            let (Some(file), Some(rank)) = (file, rank) else { return Err(format!("'{value}' is not a cell such as e5")) };
+            let (Some(file), Some(rank)) = (file, rank) else {
+                return Err(format!("'{value}' is not a cell such as e5"));
+            };
             d.origin = Some(((file, rank - 1), line));
         }
         "movingTiles" => d.moving_tiles = boolean(value)?,
         "geret" => d.geret = Some((boolean(value)?, line)),
-        "shuttleLimit" => d.shuttle_limit = Some((number_where(value, |n: &u8| *n >= 1, "a count from 1 to 255")?, line)),
-        _ if key.strip_prefix("twoLegPiece").and_then(|n| n.parse::<u8>().ok()).is_some_and(|n| (1..=25).contains(&n)) => {
+        "shuttleLimit" => {
+            d.shuttle_limit = Some((number_where(value, |n: &u8| *n >= 1, "a count from 1 to 255")?, line))
+        }
+        _ if key
+            .strip_prefix("twoLegPiece")
+            .and_then(|n| n.parse::<u8>().ok())
+            .is_some_and(|n| (1..=25).contains(&n)) =>
+        {
             let mut parts = value.splitn(3, ':');
             let (Some(letter), Some(shown), Some(paths)) = (parts.next(), parts.next(), parts.next()) else {
                 return Err(format!("'{value}' is not letter:Betza:paths"));
@@ -420,8 +458,15 @@ fn apply(d: &mut Draft, key: &str, value: &str, line: usize) -> Result<(), Strin
             set_piece(d, key, letter, Some(shown.trim().to_string()), paths, line)?;
         }
         // As in Fairy-Stockfish, the king may be given a movement of its own.
-        _ if key.strip_prefix("customPiece").and_then(|n| n.parse::<u8>().ok()).is_some_and(|n| (1..=25).contains(&n)) || (key == "king" && value.contains(':')) => {
-            let Some((letter, betza)) = value.split_once(':') else { return Err(format!("'{value}' is not letter:Betza")) };
+        _ if key
+            .strip_prefix("customPiece")
+            .and_then(|n| n.parse::<u8>().ok())
+            .is_some_and(|n| (1..=25).contains(&n))
+            || (key == "king" && value.contains(':')) =>
+        {
+            let Some((letter, betza)) = value.split_once(':') else {
+                return Err(format!("'{value}' is not letter:Betza"));
+            };
             let betza = betza.trim();
             read_alike(betza)?;
             set_piece(d, key, letter, Some(betza.to_string()), Vec::new(), line)?;
@@ -462,7 +507,11 @@ fn kinds_named(pieces: &[PieceDef], letters: &[char], key: &str) -> (Vec<usize>,
 
 /// Piece letters, or `-` for none.
 fn letters_or_none(value: &str) -> Result<Vec<char>, String> {
-    if value == "-" { Ok(Vec::new()) } else { letters(value) }
+    if value == "-" {
+        Ok(Vec::new())
+    } else {
+        letters(value)
+    }
 }
 
 /// One two-leg jump, `dx,dy dx,dy` (first leg, then second, as White
@@ -505,7 +554,14 @@ fn read_alike(betza: &str) -> Result<(), String> {
 
 /// Adds, replaces (same key) or, with the letter `-`, removes a piece; a
 /// piece removed is no longer a promotion choice (as in Fairy-Stockfish).
-fn set_piece(d: &mut Draft, key: &str, letter: &str, betza: Option<String>, paths: Vec<[Step; 2]>, line: usize) -> Result<(), String> {
+fn set_piece(
+    d: &mut Draft,
+    key: &str,
+    letter: &str,
+    betza: Option<String>,
+    paths: Vec<[Step; 2]>,
+    line: usize,
+) -> Result<(), String> {
     let letter = letter.trim();
     let old = d.pieces.iter().find(|p| p.key == key).map(|p| p.letter);
     d.pieces.retain(|p| p.key != key);
@@ -540,7 +596,8 @@ fn finish(d: &Draft) -> Result<Variant, Vec<VariantFileError>> {
     let mut errors = Vec::new();
     let err = |line: usize, message: String| VariantFileError { line, message: format!("[{}] {message}", d.name) };
     let Some(mut geometry) = Geometry::new(d.files, d.ranks) else {
-        errors.push(err(d.line, format!("a {}x{} board is more than Protean's 26 files or 256 cells", d.files, d.ranks)));
+        errors
+            .push(err(d.line, format!("a {}x{} board is more than Protean's 26 files or 256 cells", d.files, d.ranks)));
         return Err(errors);
     };
     // Files and ranks in the file are named from the origin, as the board
@@ -549,7 +606,10 @@ fn finish(d: &Draft) -> Result<Variant, Vec<VariantFileError>> {
         match geometry.with_origin(file, rank) {
             Some(g) => geometry = g,
             None => {
-                errors.push(err(line, format!("origin: {}{} is not on a {}x{} board", (b'a' + file) as char, rank + 1, d.files, d.ranks)));
+                errors.push(err(
+                    line,
+                    format!("origin: {}{} is not on a {}x{} board", (b'a' + file) as char, rank + 1, d.files, d.ranks),
+                ));
                 return Err(errors);
             }
         }
@@ -611,14 +671,18 @@ fn finish(d: &Draft) -> Result<Variant, Vec<VariantFileError>> {
     errors.extend(missing.into_iter().map(|m| err(*letters_line, m)));
     // Ranks are named from the origin: the board's row of rank r (from
     // 1) is r - 1 + oy, and the last rank is named `top`.
-    let row_of = |rank: u8| (rank >= 1 && (rank - 1) as usize + (oy as usize) < d.ranks as usize).then(|| rank - 1 + oy);
+    let row_of =
+        |rank: u8| (rank >= 1 && (rank - 1) as usize + (oy as usize) < d.ranks as usize).then(|| rank - 1 + oy);
     let top = d.ranks - oy;
     let [mut white, mut black] = d.promotion_ranks.map(|(rank, line)| (row_of(rank), rank, line));
     // promotionRank is a zone from that rank to the last, and yields to
     // the regions; Protean promotes on one rank a side.
     if let (Some((rank, line)), false) = (d.promotion_zone, d.promotion_regions_given) {
         if rank != top {
-            errors.push(err(line, format!("promotionRank: a zone from rank {rank} to {top}; Protean promotes on one rank a side")));
+            errors.push(err(
+                line,
+                format!("promotionRank: a zone from rank {rank} to {top}; Protean promotes on one rank a side"),
+            ));
         }
         let row = row_of(rank);
         (white, black) = ((row, rank, line), (row.map(|r| d.ranks - 1 - r), rank, line));
@@ -640,7 +704,14 @@ fn finish(d: &Draft) -> Result<Variant, Vec<VariantFileError>> {
         let fits = if i == 0 { (1..files).contains(&cell) } else { cell + 1 < files };
         if !fits {
             let side = if i == 0 { "castlingKingsideFile" } else { "castlingQueensideFile" };
-            errors.push(err(line, format!("{side}: file {} leaves no cell for the rook on a board of {} files", (b'a' + file) as char, d.files)));
+            errors.push(err(
+                line,
+                format!(
+                    "{side}: file {} leaves no cell for the rook on a board of {} files",
+                    (b'a' + file) as char,
+                    d.files
+                ),
+            ));
         }
     }
     let minor_pieces: Vec<usize> = match &d.minor_pieces {
@@ -652,7 +723,9 @@ fn finish(d: &Draft) -> Result<Variant, Vec<VariantFileError>> {
         // A lone knight or bishop cannot mate, as in chess.
         None => pieces.iter().enumerate().filter(|(_, p)| p.betza == "N" || p.betza == "B").map(|(i, _)| i).collect(),
     };
-    for (given, line) in [d.geret.map(|(_, l)| ("geret", l)), d.shuttle_limit.map(|(_, l)| ("shuttleLimit", l))].into_iter().flatten() {
+    for (given, line) in
+        [d.geret.map(|(_, l)| ("geret", l)), d.shuttle_limit.map(|(_, l)| ("shuttleLimit", l))].into_iter().flatten()
+    {
         if !d.moving_tiles {
             errors.push(err(line, format!("{given}: a rule of moving tiles, which need movingTiles = true")));
         }
@@ -702,10 +775,16 @@ fn finish(d: &Draft) -> Result<Variant, Vec<VariantFileError>> {
             errors.push(err(line, "chess960: the king must start on the first rank".into()));
         }
         if !variant.redefinitions.is_empty() {
-            errors.push(err(line, "chess960 with rule changes (ruleChanges, pawnRuleChanges): Protean plays them apart only".into()));
+            errors.push(err(
+                line,
+                "chess960 with rule changes (ruleChanges, pawnRuleChanges): Protean plays them apart only".into(),
+            ));
         }
         let chess = StartPositions::Chess960.fen(518);
-        if placement_rows(&variant.start_fen) == placement_rows(&chess) && geometry.width() == 8 && geometry.height() == 8 {
+        if placement_rows(&variant.start_fen) == placement_rows(&chess)
+            && geometry.width() == 8
+            && geometry.height() == 8
+        {
             variant.start_positions = Some(StartPositions::Chess960);
         }
     }
@@ -713,13 +792,19 @@ fn finish(d: &Draft) -> Result<Variant, Vec<VariantFileError>> {
     // Fairy-Stockfish: the start position keeps only the others.
     let mut fields: Vec<String> = variant.start_fen.split(' ').map(str::to_string).collect();
     if let Some(rights) = fields.get_mut(2) {
-        let kept: String = rights.chars().filter(|c| variant.castling.iter().any(|d| d.fen_letter == c.to_ascii_uppercase())).collect();
+        let kept: String = rights
+            .chars()
+            .filter(|c| variant.castling.iter().any(|d| d.fen_letter == c.to_ascii_uppercase()))
+            .collect();
         *rights = if kept.is_empty() { "-".into() } else { kept };
         variant.start_fen = fields.join(" ");
     }
     // Compiling the tables reads the start position once more, under
     // every rule; then each side must have its king there.
-    match AnyRules::new(variant.clone()).map_err(|e| e.0).and_then(|rules| rules.from_fen(&variant.start_fen).map_err(|e| e.to_string())) {
+    match AnyRules::new(variant.clone())
+        .map_err(|e| e.0)
+        .and_then(|rules| rules.from_fen(&variant.start_fen).map_err(|e| e.to_string()))
+    {
         Ok(start) => {
             let kings = crate::with_position!(&start, p => [crate::Color::White, crate::Color::Black].map(|c| p.king(c).is_some()));
             if kings != [true, true] {
@@ -789,16 +874,35 @@ fn castling(variant: &Variant, [kingside, queenside]: [u8; 2], king: Option<char
     let rows = placement_rows(&variant.start_fen);
     let Some(king) = king else { return Vec::new() };
     // The king's rank (the first, unless the board has room below it).
-    let Some((i, files)) = rows.iter().map(|r| row_cells(r)).enumerate().rev().find(|(_, cells)| cells.contains(&Some(king))) else { return Vec::new() };
+    let Some((i, files)) =
+        rows.iter().map(|r| row_cells(r)).enumerate().rev().find(|(_, cells)| cells.contains(&Some(king)))
+    else {
+        return Vec::new();
+    };
     let rank = (rows.len() - 1 - i) as u8;
     let king = files.iter().position(|c| *c == Some(king)).expect("found in the row");
-    let rook_files: Vec<usize> = files.iter().enumerate().filter(|(_, c)| c.is_some_and(|c| rooks.contains(&c))).map(|(i, _)| i).collect();
+    let rook_files: Vec<usize> =
+        files.iter().enumerate().filter(|(_, c)| c.is_some_and(|c| rooks.contains(&c))).map(|(i, _)| i).collect();
     let mut defs = Vec::new();
     if let Some(&rook) = rook_files.iter().filter(|&&r| r > king).max() {
-        defs.push(CastlingDef { fen_letter: 'K', king_from: (king as u8, rank), king_to: (kingside, rank), rook_from: (rook as u8, rank), rook_to: (kingside - 1, rank), rook_must_be_safe: false });
+        defs.push(CastlingDef {
+            fen_letter: 'K',
+            king_from: (king as u8, rank),
+            king_to: (kingside, rank),
+            rook_from: (rook as u8, rank),
+            rook_to: (kingside - 1, rank),
+            rook_must_be_safe: false,
+        });
     }
     if let Some(&rook) = rook_files.iter().filter(|&&r| r < king).min() {
-        defs.push(CastlingDef { fen_letter: 'Q', king_from: (king as u8, rank), king_to: (queenside, rank), rook_from: (rook as u8, rank), rook_to: (queenside + 1, rank), rook_must_be_safe: false });
+        defs.push(CastlingDef {
+            fen_letter: 'Q',
+            king_from: (king as u8, rank),
+            king_to: (queenside, rank),
+            rook_from: (rook as u8, rank),
+            rook_to: (queenside + 1, rank),
+            rook_must_be_safe: false,
+        });
     }
     defs
 }

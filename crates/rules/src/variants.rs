@@ -13,7 +13,9 @@ const BUILT_IN_FILE: &str = include_str!("../variants.ini");
 /// The built-in variant of that own name.
 fn built_in(name: &str) -> Variant {
     static BUILT_IN: OnceLock<Vec<Variant>> = OnceLock::new();
-    let all = BUILT_IN.get_or_init(|| variant_file::parse(BUILT_IN_FILE, |_| false).unwrap_or_else(|errors| panic!("variants.ini: {errors:?}")));
+    let all = BUILT_IN.get_or_init(|| {
+        variant_file::parse(BUILT_IN_FILE, |_| false).unwrap_or_else(|errors| panic!("variants.ini: {errors:?}"))
+    });
     all.iter().find(|v| v.name == name).cloned().unwrap_or_else(|| panic!("variants.ini has no [{name}]"))
 }
 

@@ -30,7 +30,12 @@ fn check_position<B: Bitboard>(p: &Position<B>, variant: &str) -> usize {
     let mut checked = 0;
     for occupied in [all, thinned] {
         for cell in p.rules().all_cells.cells() {
-            assert_eq!(p.attackers_to(cell, occupied), attackers_one_by_one(p, cell, occupied), "{variant}, cell {cell}: {}", p.fen());
+            assert_eq!(
+                p.attackers_to(cell, occupied),
+                attackers_one_by_one(p, cell, occupied),
+                "{variant}, cell {cell}: {}",
+                p.fen()
+            );
             checked += 1;
         }
     }

@@ -85,7 +85,11 @@ mod plain {
 
     impl Game {
         pub fn at(&self, x: i32, y: i32) -> Cell {
-            if inside(x, y) { self.cells[y as usize][x as usize] } else { Rift }
+            if inside(x, y) {
+                self.cells[y as usize][x as usize]
+            } else {
+                Rift
+            }
         }
         fn set(&mut self, x: i32, y: i32, c: Cell) {
             self.cells[y as usize][x as usize] = c;
@@ -153,7 +157,12 @@ mod plain {
             for dx in -1..=1 {
                 for dy in -1..=1 {
                     let (nx, ny) = (x + dx, y + dy);
-                    if (nx, ny) != (x, y) && (nx, ny) != (tx, ty) && self.is_tile(nx, ny) && (nx - tx).abs() <= 1 && (ny - ty).abs() <= 1 {
+                    if (nx, ny) != (x, y)
+                        && (nx, ny) != (tx, ty)
+                        && self.is_tile(nx, ny)
+                        && (nx - tx).abs() <= 1
+                        && (ny - ty).abs() <= 1
+                    {
                         touches = true;
                     }
                 }
@@ -169,7 +178,11 @@ mod plain {
 
         fn one_group(&self) -> bool {
             let mut seen = [[false; 16]; 16];
-            let mut todo: Vec<(i32, i32)> = (0..16).flat_map(|y| (0..16).map(move |x| (x, y))).filter(|&(x, y)| self.is_tile(x, y)).take(1).collect();
+            let mut todo: Vec<(i32, i32)> = (0..16)
+                .flat_map(|y| (0..16).map(move |x| (x, y)))
+                .filter(|&(x, y)| self.is_tile(x, y))
+                .take(1)
+                .collect();
             let mut reached = 0;
             while let Some((x, y)) = todo.pop() {
                 if seen[y as usize][x as usize] {
@@ -275,7 +288,10 @@ mod plain {
                             let dirs: Vec<(i32, i32)> = match kind {
                                 'R' => vec![(1, 0), (-1, 0), (0, 1), (0, -1)],
                                 'B' => vec![(1, 1), (-1, 1), (1, -1), (-1, -1)],
-                                _ => (-1..=1).flat_map(|a| (-1..=1).map(move |b| (a, b))).filter(|&s| s != (0, 0)).collect(),
+                                _ => (-1..=1)
+                                    .flat_map(|a| (-1..=1).map(move |b| (a, b)))
+                                    .filter(|&s| s != (0, 0))
+                                    .collect(),
                             };
                             for (dx, dy) in dirs {
                                 let (mut tx, mut ty) = (x + dx, y + dy);
@@ -292,9 +308,14 @@ mod plain {
                     }
                     if kind == 'K' {
                         let row = if us { 4 } else { 11 };
-                        for (right, rook_x, king_to, rook_to, between) in [('K', 11, 10, 9, vec![9, 10]), ('Q', 4, 6, 7, vec![5, 6, 7])] {
+                        for (right, rook_x, king_to, rook_to, between) in
+                            [('K', 11, 10, 9, vec![9, 10]), ('Q', 4, 6, 7, vec![5, 6, 7])]
+                        {
                             let right = if us { right } else { right.to_ascii_lowercase() };
-                            if !self.rights.contains(right) || (x, y) != (8, row) || self.at(rook_x, row) != Piece(us, 'R') {
+                            if !self.rights.contains(right)
+                                || (x, y) != (8, row)
+                                || self.at(rook_x, row) != Piece(us, 'R')
+                            {
                                 continue;
                             }
                             if !between.iter().all(|&bx| free(bx, row)) {
@@ -326,7 +347,11 @@ mod plain {
                 for x in 0..16 {
                     for (dx, dy) in [(0, 1), (0, -1), (1, 0), (-1, 0)] {
                         let (tx, ty) = (x + dx, y + dy);
-                        if self.is_tile(x, y) && inside(tx, ty) && self.at(tx, ty) == Rift && self.tile_may_move(x, y, tx, ty) {
+                        if self.is_tile(x, y)
+                            && inside(tx, ty)
+                            && self.at(tx, ty) == Rift
+                            && self.tile_may_move(x, y, tx, ty)
+                        {
                             shape.push((x, y, tx, ty));
                         }
                     }
@@ -454,9 +479,30 @@ fn layouts() -> Vec<String> {
         // The frame split into two halves that touch only at a corner.
         format!("{} w - - 0 5 -", frame(["rnbqkbnr", "pppppppp", "8", "4****", "****4", "8", "PPPPPPPP", "RNBQKBNR"])),
         // A board with holes in the middle and castling through them.
-        format!("{} b KQkq - 0 9 -", frame(["r3k2r", "pppp*ppp", "2n*1n2", "3**3", "2*2*2", "2N2N2", "PPP*PPPP", "R3K2R"])),
+        format!(
+            "{} b KQkq - 0 9 -",
+            frame(["r3k2r", "pppp*ppp", "2n*1n2", "3**3", "2*2*2", "2N2N2", "PPP*PPPP", "R3K2R"])
+        ),
         // Tiles outside the frame, Black's king and rook above rank 8.
-        [RIFTS, RIFTS, "******4******", "****r2k4****", "****8****", "***1ppp5****", "****8****", "****3P4****", "****8****", "****2K5****", "****8****", RIFTS, RIFTS, RIFTS, RIFTS, RIFTS].join("/")
+        [
+            RIFTS,
+            RIFTS,
+            "******4******",
+            "****r2k4****",
+            "****8****",
+            "***1ppp5****",
+            "****8****",
+            "****3P4****",
+            "****8****",
+            "****2K5****",
+            "****8****",
+            RIFTS,
+            RIFTS,
+            RIFTS,
+            RIFTS,
+            RIFTS,
+        ]
+        .join("/")
             + " w - - 0 12 -",
     ]
 }
@@ -589,7 +635,10 @@ fn a_pawn_gerets_forward_and_sideways_but_never_backward() {
     assert_eq!(pawn, vec!["c4c5", "c4d4"], "{list:?}");
     let mut pos = beyond().from_fen(&fen).unwrap();
     pos.play("c4d4").unwrap();
-    assert_eq!(pos.fen().split(' ').next(), board(&["a2-e2", "a3-b3", "d3-e3", "b4", "d4"], &[], &["Ka2", "ke2", "Pd4"], "").split(' ').next());
+    assert_eq!(
+        pos.fen().split(' ').next(),
+        board(&["a2-e2", "a3-b3", "d3-e3", "b4", "d4"], &[], &["Ka2", "ke2", "Pd4"], "").split(' ').next()
+    );
 }
 
 #[test]
@@ -612,7 +661,9 @@ fn a_tile_shift_may_not_expose_the_own_king_but_may_give_check() {
     // from the file itself (e3, e5) leaves a rift behind that still shields.
     let fen = board(&["a1-h8"], &["e4"], &["Ke1", "Ra1", "re8", "kh8"], "w - - 0 2 -");
     let list = turns(&fen);
-    let into_e4 = |piece: &str| -> Vec<String> { list.iter().filter(|m| m.starts_with(piece) && m.ends_with("e4")).cloned().collect() };
+    let into_e4 = |piece: &str| -> Vec<String> {
+        list.iter().filter(|m| m.starts_with(piece) && m.ends_with("e4")).cloned().collect()
+    };
     assert_eq!(into_e4("a1a2,"), strings(&["a1a2,e3e4", "a1a2,e5e4"]), "the king stays on the file");
     assert_eq!(into_e4("e1d1,"), strings(&["e1d1,d4e4", "e1d1,e3e4", "e1d1,e5e4", "e1d1,f4e4"]));
     // Black: the same tile shift opens the e-file onto White's king.
@@ -626,7 +677,8 @@ fn a_tile_shift_may_not_expose_the_own_king_but_may_give_check() {
 #[test]
 fn castling_across_a_rift_is_refused() {
     let fen = board(&["a1-h8"], &["b1"], &["Ke1", "Ra1", "Rh1", "ke8"], "w KQ - 0 2 -");
-    let mut pieces: Vec<String> = turns(&fen).iter().filter(|m| m.starts_with("e1")).map(|m| m.split(',').next().unwrap().to_string()).collect();
+    let mut pieces: Vec<String> =
+        turns(&fen).iter().filter(|m| m.starts_with("e1")).map(|m| m.split(',').next().unwrap().to_string()).collect();
     pieces.dedup();
     assert_eq!(pieces, strings(&["e1d1", "e1d2", "e1e2", "e1f1", "e1f2", "e1g1"]));
 }
@@ -637,7 +689,11 @@ fn pawns_promote_on_the_kings_rank_outside_the_frame() {
     // and gerets onto rank 8, promoting as it goes.
     let fen = board(&["a1-h8", "i7-i8", "j7"], &[], &["Ke1", "ke8", "Pi7", "Pj7"], "w - - 0 2 -");
     let list = turns(&fen);
-    let mut pawn: Vec<String> = list.iter().filter(|m| m.starts_with('i') || m.starts_with('j')).map(|m| m.split(',').next().unwrap().to_string()).collect();
+    let mut pawn: Vec<String> = list
+        .iter()
+        .filter(|m| m.starts_with('i') || m.starts_with('j'))
+        .map(|m| m.split(',').next().unwrap().to_string())
+        .collect();
     pawn.dedup();
     assert_eq!(pawn, strings(&["i7i8b", "i7i8n", "i7i8q", "i7i8r", "j7j8b", "j7j8n", "j7j8q", "j7j8r"]));
 }
@@ -658,7 +714,11 @@ fn a_bare_king_must_be_mated_within_30_moves() {
                 next.play(m).unwrap();
                 let white = turn % 2 == 0;
                 let keeps_material = white || next.fen().matches(['Q', 'R']).count() == 2;
-                keeps_material && !matches!(next.outcome(), Some(protean_rules::Outcome::Checkmate { .. } | protean_rules::Outcome::Repetition))
+                keeps_material
+                    && !matches!(
+                        next.outcome(),
+                        Some(protean_rules::Outcome::Checkmate { .. } | protean_rules::Outcome::Repetition)
+                    )
             })
             .expect("a quiet turn")
             .clone();

@@ -37,7 +37,8 @@ fn changes_played_out(pos: &AnyPosition) -> Vec<String> {
     for letter in ['P', 'N', 'B', 'R', 'Q'] {
         for betza in &catalogue(letter == 'P') {
             let current: Vec<&str> = if fields[6] == "-" { Vec::new() } else { fields[6].split(',').collect() };
-            let mut rules: Vec<String> = current.iter().filter(|r| !r.starts_with(letter)).map(|r| r.to_string()).collect();
+            let mut rules: Vec<String> =
+                current.iter().filter(|r| !r.starts_with(letter)).map(|r| r.to_string()).collect();
             // The field lists only movements other than the variant's own.
             if !own_movement(letter, betza) {
                 rules.push(format!("{letter}={betza}"));
@@ -135,7 +136,9 @@ fn rule_changes_agree_with_playing_them_out() {
         }
         positions.push((fen.to_string(), pos));
     }
-    parallel::for_each(&positions, |(name, pos)| assert_eq!(changes(&mut pos.clone()), changes_played_out(pos), "{name}"));
+    parallel::for_each(&positions, |(name, pos)| {
+        assert_eq!(changes(&mut pos.clone()), changes_played_out(pos), "{name}")
+    });
 }
 
 #[test]
@@ -160,7 +163,6 @@ fn a_fen_carries_its_rules() {
     assert!(pos.play("N=N").is_err(), "knights already move so");
 }
 
-
 /// Rules reached by rule changes, compiled from their parent's (each kind
 /// the change left alone takes its tables from there), play as the same
 /// rules compiled from nothing out of the FEN: the same moves and the same
@@ -182,7 +184,11 @@ fn rules_compiled_from_a_parent_play_as_rules_compiled_from_nothing() {
                 break;
             }
             let changes: Vec<&String> = moves.iter().filter(|m| m.contains('=')).collect();
-            let pick = if !changes.is_empty() && random(3) > 0 { changes[random(changes.len())].clone() } else { moves[random(moves.len())].clone() };
+            let pick = if !changes.is_empty() && random(3) > 0 {
+                changes[random(changes.len())].clone()
+            } else {
+                moves[random(moves.len())].clone()
+            };
             pos.play(&pick).unwrap();
             let mut fresh = flexi().from_fen(&pos.fen()).unwrap();
             let mut ours = pos.legal_moves();

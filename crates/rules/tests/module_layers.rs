@@ -19,7 +19,10 @@ fn module_graph() -> BTreeMap<String, BTreeSet<String>> {
         let name = path.file_stem().expect("name").to_string_lossy().to_string();
         if path.is_dir() {
             // A directory module counts as one: all its files.
-            let text = std::fs::read_dir(&path).expect("dir").map(|e| std::fs::read_to_string(e.expect("entry").path()).unwrap_or_default()).collect();
+            let text = std::fs::read_dir(&path)
+                .expect("dir")
+                .map(|e| std::fs::read_to_string(e.expect("entry").path()).unwrap_or_default())
+                .collect();
             texts.insert(name, text);
         } else if path.extension().is_some_and(|e| e == "rs") && name != "lib" {
             texts.insert(name, std::fs::read_to_string(&path).expect("read"));
@@ -121,7 +124,13 @@ fn paths_named(code: &str) -> BTreeSet<String> {
 
 /// A cycle through `start`, if any, as the modules on it.
 fn cycle(graph: &BTreeMap<String, BTreeSet<String>>, start: &str) -> Option<Vec<String>> {
-    fn walk(graph: &BTreeMap<String, BTreeSet<String>>, at: &str, start: &str, path: &mut Vec<String>, seen: &mut BTreeSet<String>) -> bool {
+    fn walk(
+        graph: &BTreeMap<String, BTreeSet<String>>,
+        at: &str,
+        start: &str,
+        path: &mut Vec<String>,
+        seen: &mut BTreeSet<String>,
+    ) -> bool {
         for next in &graph[at] {
             if next == start {
                 return true;
@@ -156,11 +165,16 @@ fn the_reader_sees_imports_and_loops() {
     let named = paths_named("use crate::{fen::{self, FenError}, position::Position};\nlet x = crate::tables::RING;");
     assert_eq!(named, ["fen", "position", "tables"].map(String::from).into_iter().collect());
     let graph: BTreeMap<String, BTreeSet<String>> =
-        [("a", vec!["b"]), ("b", vec!["c"]), ("c", vec!["a"]), ("d", vec!["a"])].into_iter().map(|(m, to)| (m.to_string(), to.into_iter().map(String::from).collect())).collect();
+        [("a", vec!["b"]), ("b", vec!["c"]), ("c", vec!["a"]), ("d", vec!["a"])]
+            .into_iter()
+            .map(|(m, to)| (m.to_string(), to.into_iter().map(String::from).collect()))
+            .collect();
     assert_eq!(cycle(&graph, "a"), Some(["a", "b", "c", "a"].map(String::from).to_vec()));
     assert_eq!(cycle(&graph, "d"), None);
     // Calls between a position's methods are read too.
-    let block = &position_impls("impl<B: Bitboard> Position<B> {\n    fn a(&self) { self.b(); let x = self.rules; }\n}\nfn c() {}")[0];
+    let block = &position_impls(
+        "impl<B: Bitboard> Position<B> {\n    fn a(&self) { self.b(); let x = self.rules; }\n}\nfn c() {}",
+    )[0];
     assert_eq!(methods_defined(block), ["a"].map(String::from).into_iter().collect());
     assert_eq!(self_calls(block), ["b"].map(String::from).into_iter().collect());
     // And the real crate has the layers it should: tables below positions,

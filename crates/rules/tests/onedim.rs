@@ -290,10 +290,7 @@ fn knight_takes_on_its_middle_cell_with_the_last_cell_empty() {
     // Knight on c1, enemy rook on e1. Its jumps end 1 or 5 cells away:
     // b1 (via e1), d1 (via a1, over its own king) and h1 (via e1 or f1).
     // Through e1 it may instead take the rook, landing on b1 or h1.
-    assert_eq!(
-        protean_moves("K1N1r10k w - - 0 1"),
-        ["a1b1", "c1b1", "c1d1", "c1e1,e1b1", "c1e1,e1h1", "c1h1"]
-    );
+    assert_eq!(protean_moves("K1N1r10k w - - 0 1"), ["a1b1", "c1b1", "c1d1", "c1e1,e1b1", "c1e1,e1h1", "c1h1"]);
     // With h1 occupied (by an enemy bishop) the capture landing there is
     // gone; the one landing on b1 stays, and the plain jump takes the
     // bishop. The king may not step to b1: the bishop reaches it.

@@ -61,8 +61,14 @@ fn no_pawn_on_the_first_or_last_rank() {
     // for it shows the rule.
     let AnyPosition::Small(mut p) = board(EMPTYISH) else { panic!() };
     let pawn = Piece::new(Color::White, 0);
-    assert_eq!(p.can_drop(60 - 4 + 1, pawn).map_err(|e| e.to_string()), Err("a pawn may not be put on the first or last rank".into()));
-    assert_eq!(p.can_drop(1, pawn).map_err(|e| e.to_string()), Err("a pawn may not be put on the first or last rank".into()));
+    assert_eq!(
+        p.can_drop(60 - 4 + 1, pawn).map_err(|e| e.to_string()),
+        Err("a pawn may not be put on the first or last rank".into())
+    );
+    assert_eq!(
+        p.can_drop(1, pawn).map_err(|e| e.to_string()),
+        Err("a pawn may not be put on the first or last rank".into())
+    );
     assert!(p.can_drop(9, pawn).is_ok());
 }
 

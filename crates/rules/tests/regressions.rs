@@ -96,10 +96,14 @@ fn the_en_passant_field_is_read_under_the_fens_own_rules() {
     // Pawns that move one cell forward and take two cells straight ahead:
     // after e2e4 the pawn on e5 may take it en passant by leaping to e3.
     let rules_field = "P=fmWfcDifmR2";
-    let mut pos = rules("flexichess").from_fen(&format!("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 {rules_field}")).unwrap();
+    let mut pos = rules("flexichess")
+        .from_fen(&format!("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 {rules_field}"))
+        .unwrap();
     pos.play("e2e4").unwrap();
     assert_round_trip(&mut pos, "flexichess");
-    let mut p = rules("flexichess").from_fen(&format!("rnbqkbnr/pppp1ppp/8/4p3/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 {rules_field}")).unwrap();
+    let mut p = rules("flexichess")
+        .from_fen(&format!("rnbqkbnr/pppp1ppp/8/4p3/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 {rules_field}"))
+        .unwrap();
     p.play("e2e4").unwrap();
     assert_eq!(p.fen().split(' ').nth(3), Some("e3"), "{}", p.fen());
     assert!(p.legal_moves().contains(&"e5e3".to_string()));

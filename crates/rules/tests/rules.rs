@@ -102,7 +102,10 @@ fn perfect_en_passant_from_the_sixth_rank() {
 #[test]
 fn slide_bishop_steps_sideways() {
     let mut p = pos("perfect", "4k4/9/9/9/9/9/9/9/2B1K4 w - - 0 1");
-    assert_eq!(moves_from(&mut p, "c1"), ["c1a3", "c1b1", "c1b2", "c1d1", "c1d2", "c1e3", "c1f4", "c1g5", "c1h6", "c1i7"]);
+    assert_eq!(
+        moves_from(&mut p, "c1"),
+        ["c1a3", "c1b1", "c1b2", "c1d1", "c1d2", "c1e3", "c1f4", "c1g5", "c1h6", "c1i7"]
+    );
 }
 
 #[test]

@@ -15,7 +15,9 @@ fn steps_count_as_the_tables<B: Bitboard>(rules: &Rules<B>) -> usize {
         seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
         seed >> 33
     };
-    let mut random_set = |one_in: u64| (0..rules.geometry.cells()).filter(|_| random().is_multiple_of(one_in)).fold(B::EMPTY, |b, c| b | B::cell(c));
+    let mut random_set = |one_in: u64| {
+        (0..rules.geometry.cells()).filter(|_| random().is_multiple_of(one_in)).fold(B::EMPTY, |b, c| b | B::cell(c))
+    };
     let mut stepped = 0;
     for (color, kinds) in rules.moves.iter().enumerate() {
         for pm in kinds {
@@ -35,7 +37,12 @@ fn steps_count_as_the_tables<B: Bitboard>(rules: &Rules<B>) -> usize {
                         (both & !zone).count() as usize + (both & zone).count() as usize * per_zone
                     })
                     .sum();
-                assert_eq!(steps.count(pieces, empty, enemies, blockers, zone, per_zone), one_by_one, "{} colour {color}", rules.variant.name);
+                assert_eq!(
+                    steps.count(pieces, empty, enemies, blockers, zone, per_zone),
+                    one_by_one,
+                    "{} colour {color}",
+                    rules.variant.name
+                );
                 let captured_on = pieces.cells().fold(B::EMPTY, |b, from| b | pm.leaps[from].capture);
                 assert_eq!(steps.capture_targets(pieces), captured_on, "{} colour {color}", rules.variant.name);
             }

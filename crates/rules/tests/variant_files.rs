@@ -44,7 +44,10 @@ king = -
     assert!(errors[2].message.contains("startFen"), "{}", errors[2]);
     assert!(errors[3].message.contains("no king"), "{}", errors[3]);
     assert!(variants::load(text).is_err());
-    assert!(AnyRules::by_name("broken").is_err() && AnyRules::by_name("kingless").is_err(), "nothing of a bad file loads");
+    assert!(
+        AnyRules::by_name("broken").is_err() && AnyRules::by_name("kingless").is_err(),
+        "nothing of a bad file loads"
+    );
 }
 
 #[test]
@@ -62,7 +65,12 @@ fn a_section_inherits_from_one_earlier_in_the_file_and_built_in_names_are_kept()
 
 #[test]
 fn rules_protean_does_not_have_are_refused_not_ignored() {
-    for (line, key) in [("stalemateValue = loss", "stalemateValue"), ("promotionRegionWhite = a8 b8", "promotionRegionWhite"), ("pieceDrops = true", "pieceDrops"), ("cannon = c", "cannon")] {
+    for (line, key) in [
+        ("stalemateValue = loss", "stalemateValue"),
+        ("promotionRegionWhite = a8 b8", "promotionRegionWhite"),
+        ("pieceDrops = true", "pieceDrops"),
+        ("cannon = c", "cannon"),
+    ] {
         let errors = variant_file::parse(&format!("[v:chess]\n{line}\n"), builtin).expect_err(line);
         assert_eq!(errors.len(), 1, "{errors:?}");
         assert_eq!(errors[0].line, 2);
@@ -84,7 +92,10 @@ fn what_fairy_stockfish_reads_otherwise_is_refused_and_odd_values_do_not_panic()
         ("startFen = 99999999999999999999/8/8/8/8/8/8/8 w - - 0 1", "startFen", "cells, but the board has 8 files"),
     ] {
         let errors = variant_file::parse(&format!("[v:chess]\n{body}\n"), builtin).expect_err(body);
-        assert!(errors.iter().any(|e| e.line == 2 && e.message.contains(key) && e.message.contains(complaint)), "{body}: {errors:?}");
+        assert!(
+            errors.iter().any(|e| e.line == 2 && e.message.contains(key) && e.message.contains(complaint)),
+            "{body}: {errors:?}"
+        );
     }
     let errors = variant_file::parse("[v]\nmaxRank = 8\n", builtin).expect_err("no parent");
     assert!(errors[0].line == 1 && errors[0].message.contains("needs a parent"), "{errors:?}");
@@ -103,11 +114,16 @@ fn a_removed_piece_is_no_promotion_choice_and_castling_takes_the_rook_piece() {
     let choices: Vec<char> = v.promotion.choices.iter().map(|&k| v.pieces[k].letter).collect();
     assert_eq!(choices, ['Q', 'B']);
     assert!(v.castling.is_empty());
-    let v = &variant_file::parse(&format!("{text}castlingRookPieces = r\npromotionPieceTypes = qrbn\n"), builtin).expect("loads")[0];
+    let v = &variant_file::parse(&format!("{text}castlingRookPieces = r\npromotionPieceTypes = qrbn\n"), builtin)
+        .expect("loads")[0];
     assert_eq!(v.castling.len(), 2);
     assert_eq!(v.promotion.choices.len(), 4);
     // A piece given another letter stays a choice under its new letter.
-    let v = &variant_file::parse("[x:chess]\nbishop = x\nstartFen = rnxqkxnr/pppppppp/8/8/8/8/PPPPPPPP/RNXQKXNR w KQkq - 0 1\n", builtin).expect("loads")[0];
+    let v = &variant_file::parse(
+        "[x:chess]\nbishop = x\nstartFen = rnxqkxnr/pppppppp/8/8/8/8/PPPPPPPP/RNXQKXNR w KQkq - 0 1\n",
+        builtin,
+    )
+    .expect("loads")[0];
     assert!(v.promotion.choices.iter().any(|&k| v.pieces[k].letter == 'X'));
 }
 
@@ -115,8 +131,17 @@ fn a_removed_piece_is_no_promotion_choice_and_castling_takes_the_rook_piece() {
 fn protean_keys_write_flexichess_and_perfect_chess_from_a_file() {
     use protean_rules::variant::Role;
     let builtin_flexi = variants::by_name("flexichess").unwrap();
-    let list = |role| builtin_flexi.redefinitions.iter().filter(|r| r.role == role).map(|r| format!("{}:{}", r.name, r.betza)).collect::<Vec<_>>().join(", ");
-    let text = format!("[flexifile:chess]\nruleChanges = {}\npawnRuleChanges = {}\n", list(Role::Other), list(Role::Pawn));
+    let list = |role| {
+        builtin_flexi
+            .redefinitions
+            .iter()
+            .filter(|r| r.role == role)
+            .map(|r| format!("{}:{}", r.name, r.betza))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let text =
+        format!("[flexifile:chess]\nruleChanges = {}\npawnRuleChanges = {}\n", list(Role::Other), list(Role::Pawn));
     let v = variant_file::parse(&text, builtin).expect("loads").remove(0);
     assert_eq!(v.redefinitions, builtin_flexi.redefinitions);
     let mut start = AnyRules::new(v).unwrap().start();
@@ -125,7 +150,8 @@ fn protean_keys_write_flexichess_and_perfect_chess_from_a_file() {
     // Perfect Chess with Protean's castling (the castle's own cell must be
     // safe) and repetition by placement: the built-in rules, where
     // Fairy-Stockfish's file differs. The black rook on i9 attacks i1.
-    let ours = format!("{PERFECT_INI}castlingRookSafe = true\nrepetitionByPlacement = true\n").replace("[perfectchess9:", "[perfectfile:");
+    let ours = format!("{PERFECT_INI}castlingRookSafe = true\nrepetitionByPlacement = true\n")
+        .replace("[perfectchess9:", "[perfectfile:");
     let v = variant_file::parse(&ours, builtin).expect("loads").remove(0);
     let builtin_perfect = variants::by_name("perfect").unwrap();
     assert_eq!((&v.castling, &v.draws.repetition), (&builtin_perfect.castling, &builtin_perfect.draws.repetition));
@@ -142,7 +168,12 @@ fn protean_keys_write_flexichess_and_perfect_chess_from_a_file() {
 
 #[test]
 fn the_king_may_swap_with_a_piece_a_file_names() {
-    let v = variant_file::parse("[swap:chess]\nkingSwapsWith = r\ncastling = false\nstartFen = 4k3/8/8/8/8/8/8/3RK3 w - - 0 1\n", builtin).expect("loads").remove(0);
+    let v = variant_file::parse(
+        "[swap:chess]\nkingSwapsWith = r\ncastling = false\nstartFen = 4k3/8/8/8/8/8/8/3RK3 w - - 0 1\n",
+        builtin,
+    )
+    .expect("loads")
+    .remove(0);
     let mut p = AnyRules::new(v).unwrap().start();
     p.play("e1d1").expect("the king and the rook trade places");
     assert!(p.fen().starts_with("4k3/8/8/8/8/8/8/3KR3 b"), "{}", p.fen());

@@ -11,7 +11,7 @@
 use crate::search::{Worker, MAX_PLY};
 use crate::skill::{self, Random};
 use crate::thread_data::ThreadData;
-use crate::thread_pool::{CountedDown, Countdown, Job};
+use crate::thread_pool::{Countdown, CountedDown, Job};
 use crate::time::{Deadline, Limits, Progress};
 use crate::tt::TranspositionTable;
 use crate::{AfterMove, FinishedLine, Listener, Options, Outcome, Report, Score, Shared, MATE};
@@ -33,7 +33,13 @@ pub(crate) struct Request {
 /// The main thread's job: searches `root`, tells the listener, and while
 /// the listener answers with a position to ponder on (and nobody has
 /// stopped the engine), searches that.
-pub(crate) fn run(mut root: AnyPosition, request: Arc<Request>, mut listener: Listener, helpers: Vec<Sender<Job>>, data: &mut ThreadData) {
+pub(crate) fn run(
+    mut root: AnyPosition,
+    request: Arc<Request>,
+    mut listener: Listener,
+    helpers: Vec<Sender<Job>>,
+    data: &mut ThreadData,
+) {
     loop {
         let outcome = search(&root, &request, &*listener.info, &helpers, data);
         match (listener.best_move)(&root, &outcome) {
@@ -50,7 +56,13 @@ pub(crate) fn run(mut root: AnyPosition, request: Arc<Request>, mut listener: Li
 
 type Info<'a> = &'a (dyn Fn(&AnyPosition, &Report) + Send + Sync);
 
-fn search(root: &AnyPosition, request: &Arc<Request>, info: Info, helpers: &[Sender<Job>], data: &mut ThreadData) -> Outcome {
+fn search(
+    root: &AnyPosition,
+    request: &Arc<Request>,
+    info: Info,
+    helpers: &[Sender<Job>],
+    data: &mut ThreadData,
+) -> Outcome {
     let Request { limits, options, tt, shared } = &**request;
     tt.new_search();
     let deadline = limits.deadline(root.side_to_move(), options.move_overhead);
@@ -119,7 +131,8 @@ fn helper<B: Bitboard>(mut w: Worker<B>, limits: &Limits, options: &Options, sha
         return;
     }
     let lead = 1 + id.is_multiple_of(2) as i32;
-    let depth_limit = limits.depth.filter(|_| helper_lines_count(limits, options)).map(|d| d.clamp(1, MAX_PLY as u32 - 1) as i32);
+    let depth_limit =
+        limits.depth.filter(|_| helper_lines_count(limits, options)).map(|d| d.clamp(1, MAX_PLY as u32 - 1) as i32);
     let last = depth_limit.unwrap_or(MAX_PLY as i32 - 1);
     let (mut depth, mut previous) = (1, 0);
     // Ends at `last` (below), or when stopped.
@@ -222,7 +235,16 @@ fn whole_turns(line: &[Move]) -> Vec<Move> {
 }
 
 #[allow(clippy::too_many_arguments)]
-fn main_thread<B: Bitboard>(mut w: Worker<B>, root: &AnyPosition, limits: &Limits, options: &Options, tt: &TranspositionTable, shared: &Shared, deadline: Deadline, info: Info) -> Outcome {
+fn main_thread<B: Bitboard>(
+    mut w: Worker<B>,
+    root: &AnyPosition,
+    limits: &Limits,
+    options: &Options,
+    tt: &TranspositionTable,
+    shared: &Shared,
+    deadline: Deadline,
+    info: Info,
+) -> Outcome {
     let mut outcome = Outcome::default();
     let mut max_depth = limits.depth.unwrap_or(MAX_PLY as u32 - 1).clamp(1, MAX_PLY as u32 - 1);
     let mut lines_wanted = options.multi_pv.max(1);
@@ -267,7 +289,10 @@ fn main_thread<B: Bitboard>(mut w: Worker<B>, root: &AnyPosition, limits: &Limit
                 outcome.depth = depth as u32;
             }
             w.flush_nodes();
-            info(root, &report(shared, tt, line + 1, FinishedLine { depth: depth as u32, seldepth: w.seldepth, score, pv }));
+            info(
+                root,
+                &report(shared, tt, line + 1, FinishedLine { depth: depth as u32, seldepth: w.seldepth, score, pv }),
+            );
         }
         last_lines = lines;
         let best_now = best.as_ref().map(|(m, _)| *m);

@@ -10,7 +10,7 @@
 //! the table) first ends a running search, whose move is still reported.
 
 use crate::deepening::{self, Request};
-use crate::thread_pool::{CountedDown, Countdown, ThreadPool};
+use crate::thread_pool::{Countdown, CountedDown, ThreadPool};
 use crate::{Limits, Listener, Options, Outcome, Shared, TranspositionTable};
 use protean_rules::AnyPosition;
 use std::sync::atomic::Ordering;
@@ -103,7 +103,12 @@ impl Engine {
         self.shared.arm(limits.ponder);
         let done = Arc::new(Countdown::new(1));
         self.running = Some(done.clone());
-        let request = Arc::new(Request { limits, options: self.options.clone(), tt: self.tt.clone(), shared: self.shared.clone() });
+        let request = Arc::new(Request {
+            limits,
+            options: self.options.clone(),
+            tt: self.tt.clone(),
+            shared: self.shared.clone(),
+        });
         let root = self.position.clone();
         let helpers = self.pool.senders().split_off(1);
         self.pool.run_main(Box::new(move |data| {

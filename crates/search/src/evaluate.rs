@@ -120,7 +120,8 @@ fn built_in_weights<B: Bitboard>(rules: &Rules<B>) -> &'static str {
 /// on a board a quarter full, 0.75^k, for every `k` a ray on the largest
 /// board can have (looked up: [`piece_value`] runs for every rule set a
 /// Flexichess search meets).
-static EMPTY_AHEAD: std::sync::LazyLock<[f64; protean_rules::geometry::MAX_CELLS + 1]> = std::sync::LazyLock::new(|| std::array::from_fn(|k| 0.75f64.powi(k as i32)));
+static EMPTY_AHEAD: std::sync::LazyLock<[f64; protean_rules::geometry::MAX_CELLS + 1]> =
+    std::sync::LazyLock::new(|| std::array::from_fn(|k| 0.75f64.powi(k as i32)));
 
 /// A piece's value from its moves: the average, over all cells of the
 /// board, of its effective mobility on a board a quarter full of pieces (a
@@ -227,7 +228,8 @@ impl<B: Bitboard> EvalTables<B> {
                 left | right
             })
             .collect();
-        let ahead = |color: Color, c: usize, r: usize| if color == Color::White { r > g.rank(c) } else { r < g.rank(c) };
+        let ahead =
+            |color: Color, c: usize, r: usize| if color == Color::White { r > g.rank(c) } else { r < g.rank(c) };
         let mut passed_span = [vec![B::EMPTY; g.cells()], vec![B::EMPTY; g.cells()]];
         let mut front_span = [vec![B::EMPTY; g.cells()], vec![B::EMPTY; g.cells()]];
         let mut advancement = [vec![0; g.cells()], vec![0; g.cells()]];
@@ -236,8 +238,12 @@ impl<B: Bitboard> EvalTables<B> {
             let promo = rules.variant.promotion.ranks[color as usize] as i32;
             // Pawns start where the start position has them (rank 2 of the
             // frame in Beyond Chess, not of the arena).
-            let ranks = start_pawns.iter().filter(|(_, p)| p.color() == color && rules.roles[p.kind()] == Role::Pawn).map(|(c, _)| g.rank(*c) as i32);
-            let start = if color == Color::White { ranks.min().unwrap_or(1) } else { ranks.max().unwrap_or(h as i32 - 2) };
+            let ranks = start_pawns
+                .iter()
+                .filter(|(_, p)| p.color() == color && rules.roles[p.kind()] == Role::Pawn)
+                .map(|(c, _)| g.rank(*c) as i32);
+            let start =
+                if color == Color::White { ranks.min().unwrap_or(1) } else { ranks.max().unwrap_or(h as i32 - 2) };
             let span = (promo - start).abs().max(1);
             for c in 0..g.cells() {
                 let f = g.file(c);
@@ -254,12 +260,19 @@ impl<B: Bitboard> EvalTables<B> {
             }
         }
         let royal_ring = |c: usize| {
-            (0..g.cells()).filter(|&o| o != c && g.file(o).abs_diff(g.file(c)) <= 1 && g.rank(o).abs_diff(g.rank(c)) <= 1).fold(B::EMPTY, |b, o| b | B::cell(o))
+            (0..g.cells())
+                .filter(|&o| o != c && g.file(o).abs_diff(g.file(c)) <= 1 && g.rank(o).abs_diff(g.rank(c)) <= 1)
+                .fold(B::EMPTY, |b, o| b | B::cell(o))
         };
         let king_ring: Vec<B> = (0..g.cells()).map(royal_ring).collect();
-        let light_cells = (0..g.cells()).filter(|&c| (g.file(c) + g.rank(c)).is_multiple_of(2)).fold(B::EMPTY, |b, c| b | B::cell(c));
+        let light_cells =
+            (0..g.cells()).filter(|&c| (g.file(c) + g.rank(c)).is_multiple_of(2)).fold(B::EMPTY, |b, c| b | B::cell(c));
         let king_files = (0..g.cells())
-            .map(|c| (0..g.cells()).filter(|&o| g.rank(o) == g.rank(c) && g.file(o).abs_diff(g.file(c)) <= 1).fold(B::EMPTY, |b, o| b | B::cell(o)))
+            .map(|c| {
+                (0..g.cells())
+                    .filter(|&o| g.rank(o) == g.rank(c) && g.file(o).abs_diff(g.file(c)) <= 1)
+                    .fold(B::EMPTY, |b, o| b | B::cell(o))
+            })
             .collect();
         let last_rank = (h as i32 - 1).max(1);
         let rank_advance = [Color::White, Color::Black].map(|color| {
@@ -271,7 +284,9 @@ impl<B: Bitboard> EvalTables<B> {
                 })
                 .collect()
         });
-        let piece_squares = Color::ALL.map(|color| (0..g.cells()).map(|c| layout.square(0, layout.square_of(color, g.file(c), g.rank(c)))).collect());
+        let piece_squares = Color::ALL.map(|color| {
+            (0..g.cells()).map(|c| layout.square(0, layout.square_of(color, g.file(c), g.rank(c)))).collect()
+        });
         EvalTables {
             weights: Vec::new(),
             layout,
@@ -325,7 +340,9 @@ impl<B: Bitboard> EvalTables<B> {
         let mut weights = Weights::parse(text, &rules.variant, Weights::defaults(&kinds, layout.squares()))?.terms;
         // A kind a rule change redefined moves otherwise than the one its
         // weights were fitted for: it keeps the defaults of its new moves.
-        let redefined: Vec<bool> = (0..rules.piece_types).map(|k| rules.original_betza.get(k) != Some(&rules.variant.pieces[k].betza)).collect();
+        let redefined: Vec<bool> = (0..rules.piece_types)
+            .map(|k| rules.original_betza.get(k) != Some(&rules.variant.pieces[k].betza))
+            .collect();
         for (k, &(role, value)) in kinds.iter().enumerate() {
             if redefined[k] {
                 for (term, v) in PerKind::ALL.into_iter().zip(Weights::kind_defaults(role, value)) {
@@ -336,15 +353,34 @@ impl<B: Bitboard> EvalTables<B> {
                 }
             }
         }
-        let start_material = rules.start.pieces.iter().filter(|(_, pc)| rules.roles[pc.kind()] == Role::Other).map(|(_, pc)| values[pc.kind()].mg).sum::<i32>().max(1);
+        let start_material = rules
+            .start
+            .pieces
+            .iter()
+            .filter(|(_, pc)| rules.roles[pc.kind()] == Role::Other)
+            .map(|(_, pc)| values[pc.kind()].mg)
+            .sum::<i32>()
+            .max(1);
         let mut exchange_order: Vec<usize> = (0..rules.piece_types).collect();
         exchange_order.sort_by_key(|&k| if rules.roles[k] == Role::Royal { i32::MAX } else { values[k].mg });
         let values: Vec<i32> = values.iter().map(|v| v.mg).collect();
         let pieces = &rules.variant.pieces;
         self.colourbound = pieces.iter().map(|p| p.is_colourbound()).collect();
-        self.file_riders = pieces.iter().map(|p| p.movement.legs.iter().any(|l| l.step.dx == 0 && l.range > 1 && l.mode.moves && l.mode.captures && !l.initial_only)).collect();
+        self.file_riders = pieces
+            .iter()
+            .map(|p| {
+                p.movement
+                    .legs
+                    .iter()
+                    .any(|l| l.step.dx == 0 && l.range > 1 && l.mode.moves && l.mode.captures && !l.initial_only)
+            })
+            .collect();
         self.worth_more = (0..rules.piece_types)
-            .map(|a| (0..rules.piece_types).filter(|&v| rules.roles[v] == Role::Other && values[v] > values[a] + THREAT_MARGIN).fold(0, |set, v| set | 1 << v))
+            .map(|a| {
+                (0..rules.piece_types)
+                    .filter(|&v| rules.roles[v] == Role::Other && values[v] > values[a] + THREAT_MARGIN)
+                    .fold(0, |set, v| set | 1 << v)
+            })
             .collect();
         self.weights = weights;
         self.values = values;
@@ -353,7 +389,10 @@ impl<B: Bitboard> EvalTables<B> {
         self.redefined = redefined;
         self.rules_key = rules.key;
         self.placed = Color::ALL.map(|color| {
-            (0..rules.piece_types).flat_map(|kind| (0..g.cells()).map(move |cell| (kind, cell))).map(|(kind, cell)| self.weigh_placement(color, kind, cell)).collect()
+            (0..rules.piece_types)
+                .flat_map(|kind| (0..g.cells()).map(move |cell| (kind, cell)))
+                .map(|(kind, cell)| self.weigh_placement(color, kind, cell))
+                .collect()
         });
         Ok(())
     }
@@ -362,7 +401,11 @@ impl<B: Bitboard> EvalTables<B> {
     /// summed: what `placed` keeps for each colour, kind and cell.
     fn weigh_placement(&self, color: Color, kind: usize, cell: usize) -> Score {
         let w = &self.weights;
-        let (value, centre, square) = (w[per_kind(PerKind::Value, kind)], w[per_kind(PerKind::Centre, kind)], w[self.piece_square(color, kind, cell)]);
+        let (value, centre, square) = (
+            w[per_kind(PerKind::Value, kind)],
+            w[per_kind(PerKind::Centre, kind)],
+            w[self.piece_square(color, kind, cell)],
+        );
         let c = self.centrality[cell];
         Score::new(value.mg + centre.mg * c + square.mg, value.eg + centre.eg * c + square.eg)
     }
@@ -508,7 +551,14 @@ fn pawn_structure<B: Bitboard, T: Terms>(pos: &Position<B>, t: &EvalTables<B>, u
 /// holds each colour's pawns and `pawn_attacks` the cells they attack.
 /// Returns what the terms that weigh both sides need of this one (see
 /// [`SideReach`]): they are added by [`piece_terms`] once both are known.
-fn side<B: Bitboard, T: Terms>(pos: &Position<B>, t: &EvalTables<B>, us: Color, pawns: [B; 2], pawn_attacks: [B; 2], out: &mut T) -> SideReach<B> {
+fn side<B: Bitboard, T: Terms>(
+    pos: &Position<B>,
+    t: &EvalTables<B>,
+    us: Color,
+    pawns: [B; 2],
+    pawn_attacks: [B; 2],
+    out: &mut T,
+) -> SideReach<B> {
     let rules = pos.rules();
     let mut material = 0;
     let own_pawns = pawns[us as usize];
@@ -520,8 +570,16 @@ fn side<B: Bitboard, T: Terms>(pos: &Position<B>, t: &EvalTables<B>, us: Color, 
         let their_pieces = pieces_but_pawns_and_king(pos, !us, pawns);
         out.count(us, scalar(Scalar::PawnThreat), (pawn_attacks[us as usize] & their_pieces).count() as i32);
     }
-    let (king_open_file, open_file, bound_pair) = (out.wants(scalar(Scalar::KingOpenFile)), out.wants(scalar(Scalar::OpenFile)), out.wants(scalar(Scalar::BoundPair)));
-    let (lesser_attacks, hanging, outpost) = (out.wants(scalar(Scalar::LesserAttacks)), out.wants(scalar(Scalar::Hanging)), out.wants(scalar(Scalar::Outpost)));
+    let (king_open_file, open_file, bound_pair) = (
+        out.wants(scalar(Scalar::KingOpenFile)),
+        out.wants(scalar(Scalar::OpenFile)),
+        out.wants(scalar(Scalar::BoundPair)),
+    );
+    let (lesser_attacks, hanging, outpost) = (
+        out.wants(scalar(Scalar::LesserAttacks)),
+        out.wants(scalar(Scalar::Hanging)),
+        out.wants(scalar(Scalar::Outpost)),
+    );
     let rank_advance = &t.rank_advance[us as usize];
     let mut unsafe_reach = 0;
     let mut threatened = B::EMPTY;
@@ -551,7 +609,10 @@ fn side<B: Bitboard, T: Terms>(pos: &Position<B>, t: &EvalTables<B>, us: Color, 
                 let shield = (t.king_ring[cell] & t.passed_span[us as usize][cell] & own_pawns).count() as i32;
                 out.count(us, scalar(Scalar::KingShield), shield);
                 if king_open_file {
-                    let open = t.king_files[cell].cells().filter(|&c| (t.front_span[us as usize][c] & own_pawns).is_empty()).count() as i32;
+                    let open = t.king_files[cell]
+                        .cells()
+                        .filter(|&c| (t.front_span[us as usize][c] & own_pawns).is_empty())
+                        .count() as i32;
                     out.count(us, scalar(Scalar::KingOpenFile), open);
                 }
                 attacked |= t.king_ring[cell];
@@ -590,7 +651,10 @@ fn side<B: Bitboard, T: Terms>(pos: &Position<B>, t: &EvalTables<B>, us: Color, 
                 if outpost
                     && rank_advance[cell] >= OUTPOST_ADVANCE
                     && pawn_attacks[us as usize].has(cell)
-                    && (t.adjacent_files[rules.geometry.file(cell)] & t.passed_span[us as usize][cell] & pawns[!us as usize]).is_empty()
+                    && (t.adjacent_files[rules.geometry.file(cell)]
+                        & t.passed_span[us as usize][cell]
+                        & pawns[!us as usize])
+                        .is_empty()
                 {
                     out.count(us, scalar(Scalar::Outpost), 1);
                 }
@@ -658,7 +722,11 @@ fn passers<B: Bitboard, T: Terms>(pos: &Position<B>, t: &EvalTables<B>, us: Colo
             out.count(us, scalar(Scalar::PassedBlocked), 1);
         }
         if let (Some(ours), Some(theirs)) = kings {
-            out.add(us, scalar(Scalar::PassedKingDistance), (steps(theirs, stop) - steps(ours, stop)) * t.advancement[us as usize][cell]);
+            out.add(
+                us,
+                scalar(Scalar::PassedKingDistance),
+                (steps(theirs, stop) - steps(ours, stop)) * t.advancement[us as usize][cell],
+            );
         }
     }
 }
@@ -703,7 +771,9 @@ fn tiles<B: Bitboard, T: Terms>(pos: &Position<B>, t: &EvalTables<B>, us: Color,
     // tile from the line itself leaves a rift behind on it).
     let vacant = pos.vacant();
     let fillable = |r: usize, line: B| {
-        [(0, 1), (0, -1), (1, 0), (-1, 0)].iter().any(|&(dx, dy)| g.offset(r, protean_rules::geometry::Step::new(dx, dy)).is_some_and(|n| vacant.has(n) && !line.has(n)))
+        [(0, 1), (0, -1), (1, 0), (-1, 0)].iter().any(|&(dx, dy)| {
+            g.offset(r, protean_rules::geometry::Step::new(dx, dy)).is_some_and(|n| vacant.has(n) && !line.has(n))
+        })
     };
     let blockers = pos.blockers();
     for &(dir, positive, types) in &rules.attacks[!us as usize].pin_lines {
@@ -761,7 +831,12 @@ fn piece_terms<B: Bitboard, T: Terms>(pos: &Position<B>, t: &EvalTables<B>, pawn
     // ask where pawns attack.
     let hanging = out.wants(scalar(Scalar::Hanging));
     let safe_check = out.wants(scalar(Scalar::SafeCheck));
-    let attacks = if hanging || safe_check || out.wants(scalar(Scalar::PawnThreat)) || out.wants(scalar(Scalar::ReachIntoPawnAttacks)) || out.wants(scalar(Scalar::Outpost)) {
+    let attacks = if hanging
+        || safe_check
+        || out.wants(scalar(Scalar::PawnThreat))
+        || out.wants(scalar(Scalar::ReachIntoPawnAttacks))
+        || out.wants(scalar(Scalar::Outpost))
+    {
         [pawn_attacks(pos, Color::White), pawn_attacks(pos, Color::Black)]
     } else {
         [B::EMPTY; 2]
@@ -771,7 +846,9 @@ fn piece_terms<B: Bitboard, T: Terms>(pos: &Position<B>, t: &EvalTables<B>, pawn
     for us in Color::ALL {
         let (ours, theirs) = (us as usize, !us as usize);
         if hanging {
-            let undefended = pieces_but_pawns_and_king(pos, !us, pawns) & (sides[ours].attacked | attacks[ours]) & !(sides[theirs].attacked | attacks[theirs]);
+            let undefended = pieces_but_pawns_and_king(pos, !us, pawns)
+                & (sides[ours].attacked | attacks[ours])
+                & !(sides[theirs].attacked | attacks[theirs]);
             out.count(us, scalar(Scalar::Hanging), undefended.count() as i32);
         }
         if safe_check {
@@ -901,7 +978,12 @@ mod tests {
             "-" => "-".to_string(),
             cell => format!("{}{}", &cell[..1], ranks.len() + 1 - cell[1..].parse::<usize>().unwrap()),
         };
-        format!("{} {side} {} {en_passant} {}", ranks.join("/"), castling.into_iter().collect::<String>(), fields[4..].join(" "))
+        format!(
+            "{} {side} {} {en_passant} {}",
+            ranks.join("/"),
+            castling.into_iter().collect::<String>(),
+            fields[4..].join(" ")
+        )
     }
 
     /// Every term is written for either side alike: a position and its
@@ -922,7 +1004,8 @@ mod tests {
                     }
                     pos.make(moves[random.below(moves.len() as u64) as usize]);
                     let mirror = rules.from_fen(&colours_swapped(&pos.fen())).unwrap();
-                    let [a, b] = [&pos, &mirror].map(|p| protean_rules::with_position!(p, q => evaluate(q, &EvalTables::new(q.rules()))));
+                    let [a, b] = [&pos, &mirror]
+                        .map(|p| protean_rules::with_position!(p, q => evaluate(q, &EvalTables::new(q.rules()))));
                     assert_eq!(a, b, "{variant}: {} against its mirror {}", pos.fen(), mirror.fen());
                 }
             }
@@ -937,7 +1020,10 @@ mod tests {
     fn tables_for_changed_rules_are_those_built_from_nothing() {
         let mut random = crate::skill::Random::seeded(11);
         let rules = AnyRules::by_name("flexichess").unwrap();
-        let roots = ["rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 -", "r1bq1rk1/ppp1nppp/4n3/3p3Q/3P4/1BP1B3/PP1N2PP/R4RK1 w - - 1 16 P=fmWfcF,B=F"];
+        let roots = [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 -",
+            "r1bq1rk1/ppp1nppp/4n3/3p3Q/3P4/1BP1B3/PP1N2PP/R4RK1 w - - 1 16 P=fmWfcF,B=F",
+        ];
         let mut compared = 0;
         for fen in roots {
             let root = rules.from_fen(fen).unwrap();
@@ -1075,7 +1161,10 @@ mod tests {
         // is 0 steps from Black's king and 6 from White's; Black's stop h2
         // is 3 from White's king and 5 from Black's.
         let advance = 4 * ONE / 6;
-        assert_eq!(counted_raw("standard", fen, scalar(Scalar::PassedKingDistance)), [(0 - 6) * advance, (3 - 5) * advance]);
+        assert_eq!(
+            counted_raw("standard", fen, scalar(Scalar::PassedKingDistance)),
+            [(0 - 6) * advance, (3 - 5) * advance]
+        );
     }
 
     #[test]
@@ -1101,7 +1190,10 @@ mod tests {
         let knight = 1;
         assert_eq!(counted_raw("standard", fen, per_kind(PerKind::Advance, knight)), [4 * 256 / 7, 0]);
         assert_eq!(counted_raw("standard", fen, per_kind(PerKind::Advance, 5)), [0, 0]);
-        assert_eq!(counted_raw("standard", "8/8/8/3k4/8/8/8/4K3 w - - 0 1", per_kind(PerKind::Advance, 5)), [0, 3 * 256 / 7]);
+        assert_eq!(
+            counted_raw("standard", "8/8/8/3k4/8/8/8/4K3 w - - 0 1", per_kind(PerKind::Advance, 5)),
+            [0, 3 * 256 / 7]
+        );
     }
 
     #[test]
@@ -1203,7 +1295,8 @@ mod tests {
     #[test]
     fn a_redefined_piece_is_valued_from_its_new_moves() {
         let mut pos = AnyRules::by_name("flexichess").unwrap().start();
-        let knight = |p: &protean_rules::AnyPosition| protean_rules::with_position!(p, q => EvalTables::new(q.rules()).value(1));
+        let knight =
+            |p: &protean_rules::AnyPosition| protean_rules::with_position!(p, q => EvalTables::new(q.rules()).value(1));
         let before = knight(&pos);
         pos.play("N=QN").unwrap();
         let amazon = knight(&pos);

@@ -171,7 +171,16 @@ impl Options {
 
 impl Default for Options {
     fn default() -> Self {
-        Options { threads: 1, multi_pv: 1, move_overhead: Duration::from_millis(10), split_turns: SPLIT_TURNS_BY_DEFAULT, skill: None, contempt: CONTEMPT_BY_DEFAULT, use_network: USE_NETWORK_BY_DEFAULT, eval_file: None }
+        Options {
+            threads: 1,
+            multi_pv: 1,
+            move_overhead: Duration::from_millis(10),
+            split_turns: SPLIT_TURNS_BY_DEFAULT,
+            skill: None,
+            contempt: CONTEMPT_BY_DEFAULT,
+            use_network: USE_NETWORK_BY_DEFAULT,
+            eval_file: None,
+        }
     }
 }
 

@@ -173,11 +173,17 @@ impl<B: Bitboard> MovePicker<B> {
     }
 
     /// The next move to search, or `None` when all have been given.
-    pub fn next(&mut self, pos: &mut Position<B>, t: &EvalTables<B>, history: &dyn Fn(&Position<B>, Move) -> i32) -> Option<Move> {
+    pub fn next(
+        &mut self,
+        pos: &mut Position<B>,
+        t: &EvalTables<B>,
+        history: &dyn Fn(&Position<B>, Move) -> i32,
+    ) -> Option<Move> {
         loop {
             match self.stage {
                 Stage::HashMove => {
-                    self.stage = if self.picking == Picking::Staged { Stage::GenerateNoisy } else { Stage::GenerateAll };
+                    self.stage =
+                        if self.picking == Picking::Staged { Stage::GenerateNoisy } else { Stage::GenerateAll };
                     if let Some(m) = self.packed_hash.and_then(unpack) {
                         if pos.is_legal_move(m, self.safety(pos)) {
                             self.hash_move = Some(m);
@@ -324,7 +330,15 @@ impl<B: Bitboard> MovePicker<B> {
 
 /// Ordering score of any move: the hash move first, noisy moves (see
 /// `noisy_score`) with killers after promotions, quiet moves by history.
-pub(crate) fn order_score<B: Bitboard>(pos: &Position<B>, m: Move, hash: Option<PackedMove>, killers: &[Option<Move>; 2], t: &EvalTables<B>, history: &dyn Fn(&Position<B>, Move) -> i32, exchange: Exchange) -> i32 {
+pub(crate) fn order_score<B: Bitboard>(
+    pos: &Position<B>,
+    m: Move,
+    hash: Option<PackedMove>,
+    killers: &[Option<Move>; 2],
+    t: &EvalTables<B>,
+    history: &dyn Fn(&Position<B>, Move) -> i32,
+    exchange: Exchange,
+) -> i32 {
     if hash.is_some() && Some(pack(m, pos.tiles_move())) == hash {
         i32::MAX
     } else if !is_quiet(m) {
@@ -374,14 +388,24 @@ pub(crate) fn capture_loses<B: Bitboard>(pos: &Position<B>, m: Move, t: &EvalTab
 /// attacker, among the captures that do not lose or among those that do.
 fn capture_score(victim: i32, attacker: i32, loses: bool) -> i32 {
     let mvv_lva = victim * 16 - attacker / 16;
-    if loses { BAD_CAPTURE + mvv_lva } else { GOOD_CAPTURE + mvv_lva }
+    if loses {
+        BAD_CAPTURE + mvv_lva
+    } else {
+        GOOD_CAPTURE + mvv_lva
+    }
 }
 
 /// Ordering score of a noisy move: captures that do not lose material
 /// (most valuable victim, least valuable attacker), promotions, then a
 /// pawn stepping onto the zone without promoting (by history), captures
 /// that lose last.
-fn noisy_score<B: Bitboard>(pos: &Position<B>, m: Move, t: &EvalTables<B>, history: &dyn Fn(&Position<B>, Move) -> i32, exchange: Exchange) -> i32 {
+fn noisy_score<B: Bitboard>(
+    pos: &Position<B>,
+    m: Move,
+    t: &EvalTables<B>,
+    history: &dyn Fn(&Position<B>, Move) -> i32,
+    exchange: Exchange,
+) -> i32 {
     if let Some((victim, attacker)) = capture_values(pos, m, t) {
         let loses = exchange == Exchange::Now && loses_exchange(pos, m, t, victim, attacker);
         return capture_score(victim, attacker, loses);

@@ -150,11 +150,7 @@ pub fn input(
     cell: usize,
 ) -> usize {
     let theirs = (color != perspective) as usize;
-    let cell = if perspective == Color::White {
-        cell
-    } else {
-        mirror(cell)
-    };
+    let cell = if perspective == Color::White { cell } else { mirror(cell) };
     (theirs * kinds + kind) * cells + cell
 }
 
@@ -182,9 +178,7 @@ impl Network {
             )));
         }
         if !(1..=QB).contains(&output_scale) {
-            return Err(NetworkError(format!(
-                "an output scale of {output_scale} where 1 to {QB} was expected"
-            )));
+            return Err(NetworkError(format!("an output scale of {output_scale} where 1 to {QB} was expected")));
         }
         if let Some(w) = output_weights.iter().flatten().find(|w| i32::from(w.unsigned_abs()) > 2 * output_scale) {
             return Err(NetworkError(format!(
@@ -207,9 +201,7 @@ impl Network {
         net.key = net
             .to_bytes()
             .iter()
-            .fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
-                (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-            })
+            .fold(0xcbf2_9ce4_8422_2325u64, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
             | 1;
         Ok(net)
     }
@@ -259,14 +251,10 @@ impl Network {
         let activation = if later_words >= 1 { word()? } else { 0 };
         let output_scale = if later_words >= 2 { word()? } else { QB_EARLIER_FORMS as usize };
         let activation = *Activation::ALL.get(activation).ok_or_else(|| {
-            NetworkError(format!(
-                "activation {activation} where 0 (clipped) or 1 (clipped and squared) was expected"
-            ))
+            NetworkError(format!("activation {activation} where 0 (clipped) or 1 (clipped and squared) was expected"))
         })?;
         if hidden != HIDDEN {
-            return Err(NetworkError(format!(
-                "a hidden layer of {hidden} units where this build has {HIDDEN}"
-            )));
+            return Err(NetworkError(format!("a hidden layer of {hidden} units where this build has {HIDDEN}")));
         }
         if on_top > 1 {
             return Err(NetworkError(format!(
@@ -274,27 +262,18 @@ impl Network {
             )));
         }
         if kinds == 0 || cells == 0 || kinds > 64 || cells > protean_rules::geometry::MAX_CELLS {
-            return Err(NetworkError(format!(
-                "{kinds} kinds on {cells} cells is no board"
-            )));
+            return Err(NetworkError(format!("{kinds} kinds on {cells} cells is no board")));
         }
         let mut units = || -> Result<[i16; HIDDEN], NetworkError> {
             let raw = take(2 * HIDDEN)?;
-            Ok(std::array::from_fn(|i| {
-                i16::from_le_bytes([raw[2 * i], raw[2 * i + 1]])
-            }))
+            Ok(std::array::from_fn(|i| i16::from_le_bytes([raw[2 * i], raw[2 * i + 1]])))
         };
-        let hidden_weights = (0..2 * kinds * cells)
-            .map(|_| units())
-            .collect::<Result<Vec<_>, _>>()?;
+        let hidden_weights = (0..2 * kinds * cells).map(|_| units()).collect::<Result<Vec<_>, _>>()?;
         let hidden_biases = units()?;
         let output_weights = [units()?, units()?];
         let output_bias = i32::from_le_bytes(take(4)?.try_into().expect("four bytes"));
         if at != bytes.len() {
-            return Err(NetworkError(format!(
-                "{} bytes after the network's end",
-                bytes.len() - at
-            )));
+            return Err(NetworkError(format!("{} bytes after the network's end", bytes.len() - at)));
         }
         Network::new(
             kinds,
@@ -312,14 +291,12 @@ impl Network {
     /// The network as a file.
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = MAGIC.to_vec();
-        for n in [self.kinds, self.cells, HIDDEN, self.on_top as usize, self.activation as usize, self.output_scale as usize] {
+        for n in
+            [self.kinds, self.cells, HIDDEN, self.on_top as usize, self.activation as usize, self.output_scale as usize]
+        {
             out.extend((n as u32).to_le_bytes());
         }
-        let units = self
-            .hidden_weights
-            .iter()
-            .chain([&self.hidden_biases])
-            .chain(&self.output_weights);
+        let units = self.hidden_weights.iter().chain([&self.hidden_biases]).chain(&self.output_weights);
         for unit in units.flatten() {
             out.extend(unit.to_le_bytes());
         }
@@ -346,15 +323,10 @@ impl Network {
         let us = pos.side_to_move();
         let sums = &accumulator.sums;
         let mut output = 0i32;
-        for (sum, weights) in [&sums[us as usize], &sums[!us as usize]]
-            .into_iter()
-            .zip(&self.output_weights)
-        {
+        for (sum, weights) in [&sums[us as usize], &sums[!us as usize]].into_iter().zip(&self.output_weights) {
             let units = sum.iter().zip(weights);
             output += match self.activation {
-                Activation::Clipped => units
-                    .map(|(&s, &w)| (s as i32).clamp(0, QA) * w as i32)
-                    .sum::<i32>(),
+                Activation::Clipped => units.map(|(&s, &w)| (s as i32).clamp(0, QA) * w as i32).sum::<i32>(),
                 // In `QA * QA` times the output scale a unit (a side's
                 // units inside an `i32`, asserted where `QB` is) until the
                 // division brings them to `QA` times it.
@@ -405,8 +377,8 @@ impl Network {
                 for (cells, sign) in [(was & !is, -1i16), (is & !was, 1)] {
                     for cell in cells.cells() {
                         for perspective in Color::ALL {
-                            let column = &self.hidden_weights
-                                [input(kinds, self.cells, mirror, perspective, color, kind, cell)];
+                            let column =
+                                &self.hidden_weights[input(kinds, self.cells, mirror, perspective, color, kind, cell)];
                             for (sum, w) in sums[perspective as usize].iter_mut().zip(column) {
                                 *sum += sign * w;
                             }
@@ -447,23 +419,15 @@ const BUILT_IN: &[(&str, &[u8])] = include!(concat!(env!("OUT_DIR"), "/network_f
 /// The built-in network of `rules`' variant, if it has one that fits its
 /// board and pieces. Read once per process.
 pub fn built_in<B: Bitboard>(rules: &Rules<B>) -> Option<&'static Network> {
-    static READ: std::sync::LazyLock<Vec<(&'static str, Network)>> =
-        std::sync::LazyLock::new(|| {
-            BUILT_IN
-                .iter()
-                .map(|&(name, bytes)| {
-                    (
-                        name,
-                        Network::from_bytes(bytes)
-                            .unwrap_or_else(|e| panic!("built-in network {name}: {e} (tested)")),
-                    )
-                })
-                .collect()
-        });
-    READ.iter()
-        .find(|(name, _)| *name == rules.variant.name)
-        .map(|(_, net)| net)
-        .filter(|net| net.fits(rules))
+    static READ: std::sync::LazyLock<Vec<(&'static str, Network)>> = std::sync::LazyLock::new(|| {
+        BUILT_IN
+            .iter()
+            .map(|&(name, bytes)| {
+                (name, Network::from_bytes(bytes).unwrap_or_else(|e| panic!("built-in network {name}: {e} (tested)")))
+            })
+            .collect()
+    });
+    READ.iter().find(|(name, _)| *name == rules.variant.name).map(|(_, net)| net).filter(|net| net.fits(rules))
 }
 
 #[cfg(test)]
@@ -479,26 +443,14 @@ mod tests {
     fn random_network_of(kinds: usize, cells: usize, seed: u64, activation: Activation) -> Network {
         let mut state = seed;
         let mut next = move |range: i32| {
-            state = state
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
+            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
             ((state >> 33) as i32).rem_euclid(2 * range + 1) - range
         };
         let mut units = |range| std::array::from_fn(|_| next(range) as i16);
         let hidden_weights = (0..2 * kinds * cells).map(|_| units(60)).collect();
         let hidden_biases = units(100);
-        Network::new(
-            kinds,
-            cells,
-            false,
-            activation,
-            hidden_weights,
-            hidden_biases,
-            [units(120), units(120)],
-            1234,
-            QB,
-        )
-        .unwrap()
+        Network::new(kinds, cells, false, activation, hidden_weights, hidden_biases, [units(120), units(120)], 1234, QB)
+            .unwrap()
     }
 
     /// `net` with its output's weights read at another scale.
@@ -522,19 +474,11 @@ mod tests {
     fn by_floats<B: Bitboard>(net: &Network, pos: &Position<B>) -> f64 {
         let g = pos.rules().geometry;
         let hidden = |perspective: Color| -> Vec<f64> {
-            let mut h: Vec<f64> = net
-                .hidden_biases
-                .iter()
-                .map(|&b| b as f64 / QA as f64)
-                .collect();
+            let mut h: Vec<f64> = net.hidden_biases.iter().map(|&b| b as f64 / QA as f64).collect();
             for cell in 0..g.cells() {
                 if let Some(piece) = pos.piece_at(cell) {
                     let own = piece.color() == perspective;
-                    let seen = if perspective == Color::White {
-                        cell
-                    } else {
-                        g.mirror_rank(cell)
-                    };
+                    let seen = if perspective == Color::White { cell } else { g.mirror_rank(cell) };
                     let index = ((!own as usize) * net.kinds + piece.kind()) * net.cells + seen;
                     for (u, w) in h.iter_mut().zip(&net.hidden_weights[index]) {
                         *u += *w as f64 / QA as f64;
@@ -552,12 +496,7 @@ mod tests {
         let out: f64 = [hidden(us), hidden(!us)]
             .iter()
             .zip(&net.output_weights)
-            .map(|(h, w)| {
-                h.iter()
-                    .zip(w)
-                    .map(|(u, &w)| u * w as f64 / net.output_scale as f64)
-                    .sum::<f64>()
-            })
+            .map(|(h, w)| h.iter().zip(w).map(|(u, &w)| u * w as f64 / net.output_scale as f64).sum::<f64>())
             .sum();
         (out + net.output_bias as f64 / (QA * net.output_scale) as f64) * SCALE as f64
     }
@@ -638,12 +577,8 @@ mod tests {
     fn a_position_and_its_colour_swapped_mirror_evaluate_alike() {
         let rules = AnyRules::by_name("standard").unwrap();
         let net = random_network(6, 64, 11);
-        let a = rules
-            .from_fen("r3k2r/pp1n1ppp/2p1b3/q7/3P4/2N2N2/PP3PPP/R2QK2R w KQkq - 2 12")
-            .unwrap();
-        let b = rules
-            .from_fen("r2qk2r/pp3ppp/2n2n2/3p4/Q7/2P1B3/PP1N1PPP/R3K2R b KQkq - 2 12")
-            .unwrap();
+        let a = rules.from_fen("r3k2r/pp1n1ppp/2p1b3/q7/3P4/2N2N2/PP3PPP/R2QK2R w KQkq - 2 12").unwrap();
+        let b = rules.from_fen("r2qk2r/pp3ppp/2n2n2/3p4/Q7/2P1B3/PP1N1PPP/R3K2R b KQkq - 2 12").unwrap();
         let eval = |pos: &protean_rules::AnyPosition| protean_rules::with_position!(pos, p => net.evaluate(p));
         assert_eq!(eval(&a), eval(&b));
         assert_ne!(eval(&a), eval(&rules.start()));
@@ -658,36 +593,21 @@ mod tests {
         assert!(short.0.contains("ends"), "{short}");
         let mut long = bytes.clone();
         long.push(0);
-        assert!(Network::from_bytes(&long)
-            .unwrap_err()
-            .0
-            .contains("1 bytes after"));
-        assert!(Network::from_bytes(b"PRTNNUE0")
-            .unwrap_err()
-            .0
-            .contains("PRTNNUE3"));
+        assert!(Network::from_bytes(&long).unwrap_err().0.contains("1 bytes after"));
+        assert!(Network::from_bytes(b"PRTNNUE0").unwrap_err().0.contains("PRTNNUE3"));
         let mut wide = bytes.clone();
         wide[16..20].copy_from_slice(&256u32.to_le_bytes());
-        assert!(Network::from_bytes(&wide)
-            .unwrap_err()
-            .0
-            .contains("256 units"));
+        assert!(Network::from_bytes(&wide).unwrap_err().0.contains("256 units"));
         let mut on_top = bytes.clone();
         on_top[20] = 1;
         assert!(Network::from_bytes(&on_top).unwrap().on_top);
         on_top[20] = 2;
-        assert!(Network::from_bytes(&on_top)
-            .unwrap_err()
-            .0
-            .contains("2 where 0"));
+        assert!(Network::from_bytes(&on_top).unwrap_err().0.contains("2 where 0"));
         let mut squared = bytes.clone();
         squared[24] = 1;
         assert_eq!(Network::from_bytes(&squared).unwrap().activation, Activation::Squared);
         squared[24] = 2;
-        assert!(Network::from_bytes(&squared)
-            .unwrap_err()
-            .0
-            .contains("activation 2"));
+        assert!(Network::from_bytes(&squared).unwrap_err().0.contains("activation 2"));
         let mut scaled = bytes.clone();
         scaled[28..32].copy_from_slice(&64u32.to_le_bytes());
         assert_eq!(Network::from_bytes(&scaled).unwrap(), at_scale(&net, 64));
@@ -698,10 +618,7 @@ mod tests {
         }
         // The output's weights reach 120 here: beyond twice a scale of 59.
         scaled[28..32].copy_from_slice(&59u32.to_le_bytes());
-        assert!(Network::from_bytes(&scaled)
-            .unwrap_err()
-            .0
-            .contains("beyond twice the output scale (59)"));
+        assert!(Network::from_bytes(&scaled).unwrap_err().0.contains("beyond twice the output scale (59)"));
         // The earlier forms: no output scale word, their scale 64; the
         // first without an activation word either, its units clipped.
         let mut second = b"PRTNNUE2".to_vec();

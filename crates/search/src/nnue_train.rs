@@ -40,14 +40,7 @@ pub struct TrainingSet {
 
 impl TrainingSet {
     pub fn new(kinds: usize, cells: usize) -> TrainingSet {
-        TrainingSet {
-            kinds,
-            cells,
-            inputs: Vec::new(),
-            starts: vec![0],
-            targets: Vec::new(),
-            offsets: Vec::new(),
-        }
+        TrainingSet { kinds, cells, inputs: Vec::new(), starts: vec![0], targets: Vec::new(), offsets: Vec::new() }
     }
 
     pub fn len(&self) -> usize {
@@ -64,13 +57,7 @@ impl TrainingSet {
     /// side castling is a king's side one, and otherwise the rules do not
     /// tell left from right: the same position to the network, for twice
     /// the data).
-    pub fn push<B: Bitboard>(
-        &mut self,
-        pos: &Position<B>,
-        target: f32,
-        offset_cp: f32,
-        mirrored: bool,
-    ) {
+    pub fn push<B: Bitboard>(&mut self, pos: &Position<B>, target: f32, offset_cp: f32, mirrored: bool) {
         let g = pos.rules().geometry;
         let us = pos.side_to_move();
         let seen = |cell: usize| {
@@ -162,15 +149,10 @@ impl FloatNetwork {
     /// 0.5, inside the units' clipping.
     pub fn random(kinds: usize, cells: usize, on_top: bool, activation: Activation, seed: u64) -> FloatNetwork {
         let mut random = Random::seeded(seed);
-        let mut uniform =
-            |range: f32| ((random.below(1 << 24) as f32 / (1 << 24) as f32) * 2.0 - 1.0) * range;
-        let hidden_weights = (0..2 * kinds * cells * HIDDEN)
-            .map(|_| uniform(0.15))
-            .collect();
+        let mut uniform = |range: f32| ((random.below(1 << 24) as f32 / (1 << 24) as f32) * 2.0 - 1.0) * range;
+        let hidden_weights = (0..2 * kinds * cells * HIDDEN).map(|_| uniform(0.15)).collect();
         let hidden_biases = (0..HIDDEN).map(|_| uniform(0.15)).collect();
-        let output_weights = (0..2 * HIDDEN)
-            .map(|_| uniform(1.0 / (2.0 * HIDDEN as f32).sqrt()))
-            .collect();
+        let output_weights = (0..2 * HIDDEN).map(|_| uniform(1.0 / (2.0 * HIDDEN as f32).sqrt())).collect();
         FloatNetwork {
             kinds,
             cells,
@@ -215,17 +197,9 @@ impl FloatNetwork {
         }
         let mut output = self.output_bias + set.offsets[i];
         for (sum, weights) in sums.iter().zip(self.output_weights.chunks_exact(HIDDEN)) {
-            output += sum
-                .iter()
-                .zip(weights)
-                .map(|(&s, w)| self.activation.unit(s).0 * w)
-                .sum::<f32>();
+            output += sum.iter().zip(weights).map(|(&s, w)| self.activation.unit(s).0 * w).sum::<f32>();
         }
-        Pass {
-            sums,
-            output,
-            prediction: sigmoid(output),
-        }
+        Pass { sums, output, prediction: sigmoid(output) }
     }
 
     /// The output for position `i` of `set`, in centipawns (its offset
@@ -255,8 +229,7 @@ impl FloatNetwork {
                 *b += u;
             }
             for &f in inputs {
-                let column =
-                    &mut grad.hidden_weights[f as usize * HIDDEN..(f as usize + 1) * HIDDEN];
+                let column = &mut grad.hidden_weights[f as usize * HIDDEN..(f as usize + 1) * HIDDEN];
                 for (w, u) in column.iter_mut().zip(&unit_grads) {
                     *w += u;
                 }
@@ -280,47 +253,28 @@ impl FloatNetwork {
 
     /// Every parameter with its limit, in one order.
     fn parameters_mut(&mut self) -> impl Iterator<Item = (&mut f32, f32)> {
-        let hidden = self
-            .hidden_weights
-            .iter_mut()
-            .chain(&mut self.hidden_biases)
-            .map(|p| (p, HIDDEN_LIMIT));
+        let hidden = self.hidden_weights.iter_mut().chain(&mut self.hidden_biases).map(|p| (p, HIDDEN_LIMIT));
         hidden
             .chain(self.output_weights.iter_mut().map(|p| (p, OUTPUT_LIMIT)))
             .chain([(&mut self.output_bias, f32::MAX)])
     }
 
     fn parameters(&self) -> impl Iterator<Item = &f32> {
-        self.hidden_weights
-            .iter()
-            .chain(&self.hidden_biases)
-            .chain(&self.output_weights)
-            .chain([&self.output_bias])
+        self.hidden_weights.iter().chain(&self.hidden_biases).chain(&self.output_weights).chain([&self.output_bias])
     }
 
     /// The mean squared error over `set`.
     pub fn loss(&self, set: &TrainingSet) -> f64 {
-        let sum: f64 = (0..set.len())
-            .map(|i| (self.forward(set, i).prediction - set.targets[i]).powi(2) as f64)
-            .sum();
+        let sum: f64 = (0..set.len()).map(|i| (self.forward(set, i).prediction - set.targets[i]).powi(2) as f64).sum();
         sum / set.len().max(1) as f64
     }
 
     /// The network in the integers the search evaluates with.
     pub fn quantized(&self) -> Result<Network, NetworkError> {
         let round = |x: f32, scale: i32| (x * scale as f32).round() as i16;
-        let units = |values: &[f32], scale| -> [i16; HIDDEN] {
-            std::array::from_fn(|j| round(values[j], scale))
-        };
-        let hidden_weights = self
-            .hidden_weights
-            .chunks_exact(HIDDEN)
-            .map(|column| units(column, QA))
-            .collect();
-        let output_weights = [
-            units(&self.output_weights[..HIDDEN], QB),
-            units(&self.output_weights[HIDDEN..], QB),
-        ];
+        let units = |values: &[f32], scale| -> [i16; HIDDEN] { std::array::from_fn(|j| round(values[j], scale)) };
+        let hidden_weights = self.hidden_weights.chunks_exact(HIDDEN).map(|column| units(column, QA)).collect();
+        let output_weights = [units(&self.output_weights[..HIDDEN], QB), units(&self.output_weights[HIDDEN..], QB)];
         let output_bias = (self.output_bias * (QA * QB) as f32).round() as i32;
         Network::new(
             self.kinds,
@@ -384,7 +338,9 @@ pub fn train(
     mut report: impl FnMut(EpochReport),
 ) -> FloatNetwork {
     let (mut net, mut best) = match start {
-        Start::Random => (FloatNetwork::random(set.kinds, set.cells, options.on_top, options.activation, options.seed), None),
+        Start::Random => {
+            (FloatNetwork::random(set.kinds, set.cells, options.on_top, options.activation, options.seed), None)
+        }
         Start::From(net) => {
             let validation_loss = net.loss(validation);
             report(EpochReport { epoch: 0, training_loss: None, validation_loss });
@@ -421,34 +377,23 @@ pub fn train(
                             for (p, _) in grad.parameters_mut() {
                                 *p = 0.0;
                             }
-                            part.iter()
-                                .map(|&i| net_ref.backward(set, i as usize, grad) as f64)
-                                .sum::<f64>()
+                            part.iter().map(|&i| net_ref.backward(set, i as usize, grad) as f64).sum::<f64>()
                         })
                     })
                     .collect();
-                workers
-                    .into_iter()
-                    .map(|w| w.join().expect("a training thread panicked"))
-                    .sum()
+                workers.into_iter().map(|w| w.join().expect("a training thread panicked")).sum()
             });
             epoch_error += errors;
             let used = positions.len().div_ceil(share);
             step += 1;
             let progress = step as f32 / total_steps as f32;
-            let rate = options.learning_rate
-                * (0.05 + 0.95 * 0.5 * (1.0 + (std::f32::consts::PI * progress).cos()));
-            let (correction1, correction2) =
-                (1.0 - beta1.powi(step as i32), 1.0 - beta2.powi(step as i32));
+            let rate = options.learning_rate * (0.05 + 0.95 * 0.5 * (1.0 + (std::f32::consts::PI * progress).cos()));
+            let (correction1, correction2) = (1.0 - beta1.powi(step as i32), 1.0 - beta2.powi(step as i32));
             let scale = 1.0 / positions.len() as f32;
             let mut sums = grads[..used].iter().map(|g| g.parameters());
             let mut first = sums.next().expect("a batch has a position");
             let mut rest: Vec<_> = sums.collect();
-            for (((p, limit), m), v) in net
-                .parameters_mut()
-                .zip(&mut first_moment)
-                .zip(&mut second_moment)
-            {
+            for (((p, limit), m), v) in net.parameters_mut().zip(&mut first_moment).zip(&mut second_moment) {
                 let mut g = *first.next().expect("same layout");
                 for other in &mut rest {
                     g += other.next().expect("same layout");
@@ -461,17 +406,10 @@ pub fn train(
             }
         }
         let validation_loss = net.loss(validation);
-        if best
-            .as_ref()
-            .is_none_or(|(loss, _)| validation_loss < *loss)
-        {
+        if best.as_ref().is_none_or(|(loss, _)| validation_loss < *loss) {
             best = Some((validation_loss, net.clone()));
         }
-        report(EpochReport {
-            epoch,
-            training_loss: Some(epoch_error / set.len().max(1) as f64),
-            validation_loss,
-        });
+        report(EpochReport { epoch, training_loss: Some(epoch_error / set.len().max(1) as f64), validation_loss });
     }
     best.map_or(net, |(_, net)| net)
 }
@@ -528,7 +466,9 @@ mod tests {
             Activation::Clipped => 150.0,
             Activation::Squared => 200.0,
         };
-        let near = (0..validation.len()).filter(|&i| (net.centipawns(validation, i) - material[i] as f32).abs() < margin).count();
+        let near = (0..validation.len())
+            .filter(|&i| (net.centipawns(validation, i) - material[i] as f32).abs() < margin)
+            .count();
         assert!(near * 10 >= validation.len() * 8, "{near} of {}", validation.len());
     }
 
@@ -558,15 +498,10 @@ mod tests {
             on_top: false,
             activation,
         };
-        let net = train(Start::Random, &set, &validation, &options, |r| {
-            losses.push(r.validation_loss)
-        });
+        let net = train(Start::Random, &set, &validation, &options, |r| losses.push(r.validation_loss));
         assert_eq!(losses.len(), options.epochs);
         let trained = *losses.last().unwrap();
-        assert!(
-            trained < untrained / 5.0,
-            "validation loss {untrained} -> {trained}"
-        );
+        assert!(trained < untrained / 5.0, "validation loss {untrained} -> {trained}");
         assert_near_material(&net, &validation, &material);
         // Rounded to integers, the same evaluations within a few centipawns
         // (more for squared units: a unit's rounding grows with its

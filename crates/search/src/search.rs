@@ -20,13 +20,13 @@
 //! and helpers start at staggered depths so they explore different trees.
 
 use crate::evaluate::{evaluate_cached, EvalTables};
-use crate::nnue::{Accumulator, Network};
 use crate::history::Context;
 use crate::move_picker::{capture_loses, is_quiet, legal_hash_move, order_score, pack, Exchange, MovePicker, Picking};
+use crate::nnue::{Accumulator, Network};
 use crate::see::{quiet_see_at_least, see_at_least};
+use crate::thread_data::ThreadData;
 use crate::time::{Deadline, Limits};
 use crate::tt::{prefetch, Bound, Entry, TranspositionTable};
-use crate::thread_data::ThreadData;
 use crate::{Options, Shared};
 use protean_rules::variant::Role;
 use protean_rules::{Bitboard, Move, MoveKind, MoveList, Position};
@@ -145,7 +145,16 @@ fn history_bonus(depth: i32) -> i32 {
 
 impl<'a, B: Bitboard> Worker<'a, B> {
     #[allow(clippy::too_many_arguments)]
-    pub fn new(mut pos: Position<B>, tt: &'a TranspositionTable, data: &'a mut ThreadData, shared: &'a Shared, limits: &'a Limits, deadline: Deadline, main: bool, options: &'a Options) -> Self {
+    pub fn new(
+        mut pos: Position<B>,
+        tt: &'a TranspositionTable,
+        data: &'a mut ThreadData,
+        shared: &'a Shared,
+        limits: &'a Limits,
+        deadline: Deadline,
+        main: bool,
+        options: &'a Options,
+    ) -> Self {
         data.prepare(pos.rules().geometry.cells(), pos.rules().piece_types);
         let mut root = MoveList::new();
         pos.legal_moves(&mut root);
@@ -268,7 +277,10 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             slot.1
         } else {
             let score = match network {
-                Some(net) if net.on_top => evaluate_cached(&self.pos, t, &mut self.data.pawn_cache) + net.evaluate_from(&self.pos, &mut self.accumulator),
+                Some(net) if net.on_top => {
+                    evaluate_cached(&self.pos, t, &mut self.data.pawn_cache)
+                        + net.evaluate_from(&self.pos, &mut self.accumulator)
+                }
                 Some(net) => net.evaluate_from(&self.pos, &mut self.accumulator),
                 None => evaluate_cached(&self.pos, t, &mut self.data.pawn_cache),
             };
@@ -326,7 +338,16 @@ impl<'a, B: Bitboard> Worker<'a, B> {
     /// Searches the position after a move: negated for the opponent, as
     /// it is when the same side moves again (the shift of a split turn).
     #[allow(clippy::too_many_arguments)]
-    fn child(&mut self, us: protean_rules::Color, alpha: i32, beta: i32, depth: i32, ply: usize, pv_node: bool, can_null: bool) -> i32 {
+    fn child(
+        &mut self,
+        us: protean_rules::Color,
+        alpha: i32,
+        beta: i32,
+        depth: i32,
+        ply: usize,
+        pv_node: bool,
+        can_null: bool,
+    ) -> i32 {
         if self.pos.side_to_move() == us {
             self.negamax(alpha, beta, depth, ply, pv_node, can_null)
         } else {
@@ -334,7 +355,15 @@ impl<'a, B: Bitboard> Worker<'a, B> {
         }
     }
 
-    fn negamax(&mut self, mut alpha: i32, mut beta: i32, mut depth: i32, ply: usize, pv_node: bool, can_null: bool) -> i32 {
+    fn negamax(
+        &mut self,
+        mut alpha: i32,
+        mut beta: i32,
+        mut depth: i32,
+        ply: usize,
+        pv_node: bool,
+        can_null: bool,
+    ) -> i32 {
         self.data.stack[ply].pv.clear();
         // Set while this node is searched without its hash move (a
         // singular extension's test).
@@ -388,7 +417,11 @@ impl<'a, B: Bitboard> Worker<'a, B> {
                     Bound::Lower => s > static_eval,
                     Bound::Upper => s < static_eval,
                 };
-                if tighter && s.abs() < MATE_BOUND { s } else { static_eval }
+                if tighter && s.abs() < MATE_BOUND {
+                    s
+                } else {
+                    static_eval
+                }
             }
             _ => static_eval,
         };
@@ -396,7 +429,8 @@ impl<'a, B: Bitboard> Worker<'a, B> {
         // a move is likelier to hold beta, so pruning may be bolder; where
         // it is not, the margins tighten. (Two plies up is the same side
         // unless turns are split, where it may not be.)
-        let improving = !in_check && !self.split_turns && ply >= 2 && static_eval > self.data.stack[ply - 2].static_eval;
+        let improving =
+            !in_check && !self.split_turns && ply >= 2 && static_eval > self.data.stack[ply - 2].static_eval;
 
         // Internal iterative reduction: a node the table knows no move for
         // was never searched, or not usefully; a shallower search costs
@@ -412,7 +446,13 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             }
             // Null move: if passing still holds beta, a real move will too
             // (not with pawns only, where zugzwang is common).
-            if can_null && depth >= 3 && eval >= beta && static_eval >= beta && self.has_pieces_beyond_pawns() && !self.pos.shift_pending() {
+            if can_null
+                && depth >= 3
+                && eval >= beta
+                && static_eval >= beta
+                && self.has_pieces_beyond_pawns()
+                && !self.pos.shift_pending()
+            {
                 let r = 3 + depth / 4;
                 self.data.stack[ply].continuation = None;
                 self.pos.make(Move::NULL);
@@ -434,7 +474,8 @@ impl<'a, B: Bitboard> Worker<'a, B> {
         // node is cut off (multi-cut). Where the hash move is not singular
         // but its bound beats beta, it is searched a ply shallower.
         let mut hash_extension = None;
-        let may_extend = ply > 0 && ply < 2 * self.root_depth as usize && depth >= 8 && excluded.is_none() && !self.tiles_move;
+        let may_extend =
+            ply > 0 && ply < 2 * self.root_depth as usize && depth >= 8 && excluded.is_none() && !self.tiles_move;
         if let Some(e) = entry.filter(|_| may_extend) {
             let tt_score = from_tt(e.score, ply);
             if e.depth as i32 >= depth - 3 && e.bound != Bound::Upper && tt_score.abs() < MATE_BOUND {
@@ -618,7 +659,13 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             }
             // No legal move: mate or stalemate (or, at the root, every
             // move already has its MultiPV line).
-            return if ply == 0 && !self.excluded.is_empty() { -INFINITY } else if in_check { -MATE + ply as i32 } else { self.draw() };
+            return if ply == 0 && !self.excluded.is_empty() {
+                -INFINITY
+            } else if in_check {
+                -MATE + ply as i32
+            } else {
+                self.draw()
+            };
         }
         let bound = if best >= beta {
             Bound::Lower
@@ -631,14 +678,25 @@ impl<'a, B: Bitboard> Worker<'a, B> {
         // says something about it: not where a capture decided it, and not
         // where the bound leaves the gap's direction open.
         let best_is_capture = best_move.is_some_and(|m| !is_quiet(m));
-        if excluded.is_none() && !in_check && !best_is_capture && best.abs() < MATE_BOUND
+        if excluded.is_none()
+            && !in_check
+            && !best_is_capture
+            && best.abs() < MATE_BOUND
             && !(bound == Bound::Lower && best <= static_eval)
             && !(bound == Bound::Upper && best >= static_eval)
         {
             self.data.correction.update(&self.pos, depth, best, static_eval);
         }
         if excluded.is_none() {
-            self.tt.store(key, Entry { mv: best_move.map(|m| pack(m, self.tiles_move)), score: to_tt(best, ply), depth: depth.clamp(0, 255) as u8, bound });
+            self.tt.store(
+                key,
+                Entry {
+                    mv: best_move.map(|m| pack(m, self.tiles_move)),
+                    score: to_tt(best, ply),
+                    depth: depth.clamp(0, 255) as u8,
+                    bound,
+                },
+            );
         }
         best
     }
@@ -686,7 +744,9 @@ impl<'a, B: Bitboard> Worker<'a, B> {
         // the same order. In check every move is searched, losing captures
         // last.
         let exchange = if in_check { Exchange::Now } else { Exchange::Later };
-        order.extend(moves.iter().map(|&m| (order_score(&self.pos, m, None, killers, &t, &|p, m| histories.quiet(p, m, &[None, None]), exchange), m)));
+        order.extend(moves.iter().map(|&m| {
+            (order_score(&self.pos, m, None, killers, &t, &|p, m| histories.quiet(p, m, &[None, None]), exchange), m)
+        }));
         order.sort_unstable_by_key(|o| std::cmp::Reverse(o.0));
         let mut best = stand_pat;
         for &(_, m) in &order {
@@ -696,17 +756,28 @@ impl<'a, B: Bitboard> Worker<'a, B> {
                 // victim is weighed as the evaluation weighs it: by
                 // exchange values a recapture of a queen would be pruned
                 // wherever the evaluation rates a queen above 1,120.
-                let victim = m.capture_cell().and_then(|c| self.pos.piece_at(c).map(|p| t.placed_worth(p.color(), p.kind(), c))).unwrap_or(0);
+                let victim = m
+                    .capture_cell()
+                    .and_then(|c| self.pos.piece_at(c).map(|p| t.placed_worth(p.color(), p.kind(), c)))
+                    .unwrap_or(0);
                 if m.promotion().is_none() && stand_pat + victim + 200 < alpha {
                     continue;
                 }
-                let loses = if m.promotion().is_some() { !see_at_least(&self.pos, m, &t, 0) } else { capture_loses(&self.pos, m, &t) };
+                let loses = if m.promotion().is_some() {
+                    !see_at_least(&self.pos, m, &t, 0)
+                } else {
+                    capture_loses(&self.pos, m, &t)
+                };
                 if loses {
                     continue;
                 }
             }
             self.pos.make(m);
-            let score = if self.pos.side_to_move() == us { self.quiescence(alpha, beta, ply + 1) } else { -self.quiescence(-beta, -alpha, ply + 1) };
+            let score = if self.pos.side_to_move() == us {
+                self.quiescence(alpha, beta, ply + 1)
+            } else {
+                -self.quiescence(-beta, -alpha, ply + 1)
+            };
             self.pos.unmake();
             if self.stopped {
                 break;
@@ -747,9 +818,11 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             return Some(m);
         }
         self.pos.make(best);
-        let reply = self.tt.probe(self.pos.key()).and_then(|e| e.mv).and_then(|p| {
-            self.pos.legal_move_list().into_iter().find(|&m| pack(m, self.tiles_move) == p)
-        });
+        let reply = self
+            .tt
+            .probe(self.pos.key())
+            .and_then(|e| e.mv)
+            .and_then(|p| self.pos.legal_move_list().into_iter().find(|&m| pack(m, self.tiles_move) == p));
         self.pos.unmake();
         reply
     }
@@ -765,7 +838,8 @@ mod tests {
     /// plus `needed`, and that evaluation.
     fn quiescence_above(fen: &str, needed: i32) -> (i32, i32) {
         let pos = AnyRules::by_name("standard").unwrap().from_fen(fen).unwrap();
-        let (tt, shared, limits, options) = (TranspositionTable::new(1), Shared::default(), Limits::default(), Options::default());
+        let (tt, shared, limits, options) =
+            (TranspositionTable::new(1), Shared::default(), Limits::default(), Options::default());
         let mut data = ThreadData::new();
         with_position!(&pos, p => {
             let mut w = Worker::new(p.clone(), &tt, &mut data, &shared, &limits, Deadline { soft: None, hard: None }, true, &options);

@@ -46,7 +46,14 @@ pub fn quiet_see_at_least<B: Bitboard>(pos: &Position<B>, m: Move, t: &EvalTable
 /// the piece now on the cell and nothing answered: where that is below
 /// the line, it does not take, and the exchange is settled. Most of
 /// search's questions are settled before any attacker is looked up.
-fn exchange_at_least<B: Bitboard>(pos: &Position<B>, m: Move, t: &EvalTables<B>, mut occupied: B, first: i32, threshold: i32) -> bool {
+fn exchange_at_least<B: Bitboard>(
+    pos: &Position<B>,
+    m: Move,
+    t: &EvalTables<B>,
+    mut occupied: B,
+    first: i32,
+    threshold: i32,
+) -> bool {
     // `m` unanswered: below the threshold, nothing can lift it.
     let mut balance = first - threshold;
     if balance < 0 {
@@ -128,7 +135,10 @@ mod tests {
             (pos.occupied() ^ B::cell(m.from()) | B::cell(m.to()), 0)
         } else {
             let Some(capture_cell) = m.capture_cell() else { return 0 };
-            (pos.occupied() ^ B::cell(m.from()) ^ B::cell(capture_cell) | B::cell(m.to()), pos.piece_at(capture_cell).map_or(0, |p| t.value(p.kind())))
+            (
+                pos.occupied() ^ B::cell(m.from()) ^ B::cell(capture_cell) | B::cell(m.to()),
+                pos.piece_at(capture_cell).map_or(0, |p| t.value(p.kind())),
+            )
         };
         let to = m.to();
         let mover = pos.piece_at(m.from()).unwrap();
@@ -245,7 +255,11 @@ mod tests {
                 // captures twice as likely, so that exchanges build up.
                 seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
                 let captures: Vec<Move> = moves.iter().copied().filter(|m| m.is_capture()).collect();
-                let pick = if !captures.is_empty() && seed >> 62 == 0 { captures[(seed >> 33) as usize % captures.len()] } else { moves[(seed >> 33) as usize % moves.len()] };
+                let pick = if !captures.is_empty() && seed >> 62 == 0 {
+                    captures[(seed >> 33) as usize % captures.len()]
+                } else {
+                    moves[(seed >> 33) as usize % moves.len()]
+                };
                 pos.make(pick);
             }
         }

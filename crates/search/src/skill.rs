@@ -25,7 +25,8 @@ pub const LINES: usize = 4;
 /// runs. Levels 0-2 lie far below Stockfish's lowest level (their bridges
 /// through level 3 gave intervals of +/- 1000), so `UCI_Elo` starts at
 /// level 3.
-pub const ELO_BY_LEVEL: &[(f64, i32)] = &[(3.0, 1192), (5.0, 1385), (8.0, 1539), (10.0, 1683), (14.0, 1710), (20.0, 1863)];
+pub const ELO_BY_LEVEL: &[(f64, i32)] =
+    &[(3.0, 1192), (5.0, 1385), (8.0, 1539), (10.0, 1683), (14.0, 1710), (20.0, 1863)];
 
 /// The lowest and highest `UCI_Elo` that the calibration covers.
 pub fn elo_range() -> (i32, i32) {
@@ -148,7 +149,8 @@ mod tests {
     fn weaker_levels_stray_from_the_best_line_more_often() {
         let scores = [50, 20, -40, -300];
         let mut random = Random::seeded(7);
-        let mut best_kept = |level: f64| (0..400).filter(|_| Skill::from_level(level).pick(&scores, &mut random) == 0).count();
+        let mut best_kept =
+            |level: f64| (0..400).filter(|_| Skill::from_level(level).pick(&scores, &mut random) == 0).count();
         let (weakest, strong) = (best_kept(0.0), best_kept(19.0));
         assert!(weakest < 400, "level 0 never strays");
         assert!(strong > weakest, "level 19 keeps the best line {strong} times, level 0 {weakest}");

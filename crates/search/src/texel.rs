@@ -113,7 +113,9 @@ impl DataSet {
         if scored.is_empty() {
             return None;
         }
-        let loss = |k: f64| scored.iter().map(|&i| (self.results[i] as f64 - expected(k * self.scores[i] as f64)).powi(2)).sum::<f64>();
+        let loss = |k: f64| {
+            scored.iter().map(|&i| (self.results[i] as f64 - expected(k * self.scores[i] as f64)).powi(2)).sum::<f64>()
+        };
         let scale = golden_section(loss);
         for &i in &scored {
             let by_score = expected(scale * self.scores[i] as f64);
@@ -128,7 +130,12 @@ impl DataSet {
         let (a, b) = (self.starts[i] as usize, self.starts[i + 1] as usize);
         let p = self.phases[i] as f64;
         let fixed = self.fixed[i][0] as f64 * p + self.fixed[i][1] as f64 * (1.0 - p);
-        fixed + self.terms[a..b].iter().zip(&self.coefs[a..b]).map(|(&t, &c)| c as f64 * (w[t as usize][0] * p + w[t as usize][1] * (1.0 - p))).sum::<f64>()
+        fixed
+            + self.terms[a..b]
+                .iter()
+                .zip(&self.coefs[a..b])
+                .map(|(&t, &c)| c as f64 * (w[t as usize][0] * p + w[t as usize][1] * (1.0 - p)))
+                .sum::<f64>()
     }
 
     /// Mean squared error against the targets over the positions `keep`
@@ -181,13 +188,26 @@ pub enum Freedom {
 /// Fits every weight to the data by `epochs` steps of Adam, starting from
 /// `start`, each as `freedom` (by term index; `Free` past its end) says;
 /// `progress` hears each epoch's number and fitted loss.
-pub fn fit(data: &DataSet, start: &[Score], freedom: &[Freedom], epochs: usize, progress: impl FnMut(usize, f64)) -> Fit {
+pub fn fit(
+    data: &DataSet,
+    start: &[Score],
+    freedom: &[Freedom],
+    epochs: usize,
+    progress: impl FnMut(usize, f64),
+) -> Fit {
     let w: Vec<[f64; 2]> = start.iter().map(|s| [s.mg as f64, s.eg as f64]).collect();
     fit_with_k(data, start, freedom, fit_k(data, &w), epochs, progress)
 }
 
 /// `fit` under a K given.
-fn fit_with_k(data: &DataSet, start: &[Score], freedom: &[Freedom], k: f64, epochs: usize, mut progress: impl FnMut(usize, f64)) -> Fit {
+fn fit_with_k(
+    data: &DataSet,
+    start: &[Score],
+    freedom: &[Freedom],
+    k: f64,
+    epochs: usize,
+    mut progress: impl FnMut(usize, f64),
+) -> Fit {
     let mut w: Vec<[f64; 2]> = start.iter().map(|s| [s.mg as f64, s.eg as f64]).collect();
     let losses = |w: &[[f64; 2]]| (data.loss(w, k, |i| !held_out(i)), data.loss(w, k, held_out));
     let start_loss = losses(&w);
@@ -230,7 +250,10 @@ fn fit_with_k(data: &DataSet, start: &[Score], freedom: &[Freedom], k: f64, epoc
         }
     }
     let limit = crate::weights::MAX_WEIGHT as f64;
-    let weights: Vec<Score> = w.iter().map(|x| Score::new(x[0].round().clamp(-limit, limit) as i32, x[1].round().clamp(-limit, limit) as i32)).collect();
+    let weights: Vec<Score> = w
+        .iter()
+        .map(|x| Score::new(x[0].round().clamp(-limit, limit) as i32, x[1].round().clamp(-limit, limit) as i32))
+        .collect();
     let rounded: Vec<[f64; 2]> = weights.iter().map(|s| [s.mg as f64, s.eg as f64]).collect();
     Fit { end_loss: losses(&rounded), weights, k, start_loss }
 }
@@ -336,7 +359,12 @@ mod tests {
         penalised[per_kind(PerKind::Value, 1)] = Freedom::Penalised(1e-6);
         let penalised_fit = fit_with_k(&data, &start, &penalised, 1.0, 800, |_, _| {});
         let knight = |fit: &Fit| fit.weights[per_kind(PerKind::Value, 1)].mg;
-        assert!(knight(&penalised_fit) < knight(&fit) - 20 && knight(&penalised_fit) >= 0, "{} against {}", knight(&penalised_fit), knight(&fit));
+        assert!(
+            knight(&penalised_fit) < knight(&fit) - 20 && knight(&penalised_fit) >= 0,
+            "{} against {}",
+            knight(&penalised_fit),
+            knight(&fit)
+        );
         let w: Vec<[f64; 2]> = fit.weights.iter().map(|s| [s.mg as f64, s.eg as f64]).collect();
         let knight_up = data.evaluate(0, &w) - data.evaluate(19, &w);
         // The knight's positions score 15.5 of 17: the value that predicts

@@ -109,7 +109,11 @@ mod tests {
     use super::*;
 
     fn clock(left_ms: u64, inc_ms: u64) -> Deadline {
-        let limits = Limits { time: [Some(Duration::from_millis(left_ms)); 2], increment: [Duration::from_millis(inc_ms); 2], ..Limits::default() };
+        let limits = Limits {
+            time: [Some(Duration::from_millis(left_ms)); 2],
+            increment: [Duration::from_millis(inc_ms); 2],
+            ..Limits::default()
+        };
         limits.deadline(Color::White, Duration::from_millis(10))
     }
 
@@ -144,7 +148,8 @@ mod tests {
         // Never past the hard limit, however unsettled.
         assert!(d.soft_reached(d.hard.unwrap(), Some(unsettled)));
         // A fixed move time is used whole.
-        let fixed = Limits { movetime: Some(Duration::from_millis(1_000)), ..Limits::default() }.deadline(Color::White, Duration::ZERO);
+        let fixed = Limits { movetime: Some(Duration::from_millis(1_000)), ..Limits::default() }
+            .deadline(Color::White, Duration::ZERO);
         assert!(!fixed.soft_reached(Duration::from_millis(500), Some(settled)));
     }
 }

@@ -226,10 +226,16 @@ impl TranspositionTable {
     pub fn hashfull(&self) -> u32 {
         let generation = self.generation.load(Ordering::Relaxed) & 31;
         let n = (self.clusters().len() * CLUSTER).min(1000);
-        let used = self.clusters().iter().flat_map(|c| &c.0).take(n).filter(|s| {
-            let d = s.data.load(Ordering::Relaxed);
-            d != 0 && generation_of(d) == generation
-        }).count();
+        let used = self
+            .clusters()
+            .iter()
+            .flat_map(|c| &c.0)
+            .take(n)
+            .filter(|s| {
+                let d = s.data.load(Ordering::Relaxed);
+                d != 0 && generation_of(d) == generation
+            })
+            .count();
         (used * 1000 / n.max(1)) as u32
     }
 }

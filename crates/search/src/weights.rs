@@ -282,7 +282,11 @@ impl Layout {
 
     /// Files of the squares (the folded board's width).
     fn files(self) -> usize {
-        if self.one_rank() { self.width } else { self.width.div_ceil(2) }
+        if self.one_rank() {
+            self.width
+        } else {
+            self.width.div_ceil(2)
+        }
     }
 
     /// Squares per kind.
@@ -433,7 +437,13 @@ impl Weights {
             } else if words[0] == SQUARE {
                 let kind = kind()?;
                 let name = words.get(2).ok_or_else(|| error("square needs a piece letter and a square (b3)".into()))?;
-                let square = layout.parse_square(name).ok_or_else(|| error(format!("no square {name} on a board folded to {} files and {} ranks", layout.files(), layout.height)))?;
+                let square = layout.parse_square(name).ok_or_else(|| {
+                    error(format!(
+                        "no square {name} on a board folded to {} files and {} ranks",
+                        layout.files(),
+                        layout.height
+                    ))
+                })?;
                 (layout.square(kind, square), &words[3..])
             } else if let Some(s) = Scalar::by_name(words[0]) {
                 (scalar(s), &words[1..])
@@ -443,7 +453,12 @@ impl Weights {
             let [mg, eg] = numbers else {
                 return Err(error(format!("{} needs two whole numbers, middle game and end game", words[0])));
             };
-            let parse = |n: &str| n.parse::<i32>().ok().filter(|v| v.abs() <= MAX_WEIGHT).ok_or_else(|| error(format!("not a weight: {n}")));
+            let parse = |n: &str| {
+                n.parse::<i32>()
+                    .ok()
+                    .filter(|v| v.abs() <= MAX_WEIGHT)
+                    .ok_or_else(|| error(format!("not a weight: {n}")))
+            };
             w.terms[index] = Score::new(parse(mg)?, parse(eg)?);
         }
         Ok(w)
@@ -467,7 +482,14 @@ impl Weights {
             for square in 0..layout.squares() {
                 let v = self.terms[layout.square(kind, square)];
                 if v != Score::default() {
-                    let _ = writeln!(out, "{SQUARE} {} {} {} {}", piece.letter.to_ascii_uppercase(), layout.square_name(square), v.mg, v.eg);
+                    let _ = writeln!(
+                        out,
+                        "{SQUARE} {} {} {} {}",
+                        piece.letter.to_ascii_uppercase(),
+                        layout.square_name(square),
+                        v.mg,
+                        v.eg
+                    );
                 }
             }
         }
@@ -487,12 +509,20 @@ mod tests {
     #[test]
     fn a_file_reads_back_what_it_wrote() {
         let v = variant("perfect");
-        let mut w = Weights::defaults(&vec![(Role::Other, Score::new(100, 120)); v.pieces.len()], Layout::of(&v).squares());
+        let mut w =
+            Weights::defaults(&vec![(Role::Other, Score::new(100, 120)); v.pieces.len()], Layout::of(&v).squares());
         for (i, s) in w.terms.iter_mut().enumerate() {
             *s = Score::new(i as i32 * 3 - 20, 7 - i as i32);
         }
         let text = w.to_text(&v);
-        assert_eq!(Weights::parse(&text, &v, Weights::defaults(&vec![(Role::Other, Score::default()); v.pieces.len()], Layout::of(&v).squares())), Ok(w));
+        assert_eq!(
+            Weights::parse(
+                &text,
+                &v,
+                Weights::defaults(&vec![(Role::Other, Score::default()); v.pieces.len()], Layout::of(&v).squares())
+            ),
+            Ok(w)
+        );
     }
 
     #[test]
@@ -551,7 +581,8 @@ mod tests {
     fn every_built_in_file_reads() {
         for (name, text) in BUILT_IN {
             let v = variant(name);
-            let base = Weights::defaults(&vec![(Role::Other, Score::default()); v.pieces.len()], Layout::of(&v).squares());
+            let base =
+                Weights::defaults(&vec![(Role::Other, Score::default()); v.pieces.len()], Layout::of(&v).squares());
             if let Err(e) = Weights::parse(text, &v, base) {
                 panic!("weights/{name}.txt: {e}");
             }

@@ -59,6 +59,9 @@ fn a_deeper_search_allocates_only_per_iteration() {
         // More iterations, each a few allocations for its principal
         // variation and report; the many thousands of nodes more allocate
         // nothing.
-        assert!(deep_allocs <= shallow_allocs + (deep as u64 - 5) * PER_ITERATION, "{variant}: {shallow_allocs} allocations for {shallow_nodes} nodes, {deep_allocs} for {deep_nodes}");
+        assert!(
+            deep_allocs <= shallow_allocs + (deep as u64 - 5) * PER_ITERATION,
+            "{variant}: {shallow_allocs} allocations for {shallow_nodes} nodes, {deep_allocs} for {deep_nodes}"
+        );
     }
 }

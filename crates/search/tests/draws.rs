@@ -17,7 +17,11 @@ fn a_draw_costs_the_searching_side_its_contempt() {
     // whichever side is to move.
     for (fen, to_move) in [("8/8/3k4/8/8/4K3/8/8 w - - 0 1", "white"), ("8/8/3k4/8/8/4K3/8/8 b - - 0 1", "black")] {
         for contempt in [0, 35, -20] {
-            assert_eq!(score_with_contempt("standard", fen, contempt), Some(Score::Centipawns(-contempt)), "{to_move} to move, contempt {contempt}");
+            assert_eq!(
+                score_with_contempt("standard", fen, contempt),
+                Some(Score::Centipawns(-contempt)),
+                "{to_move} to move, contempt {contempt}"
+            );
         }
     }
 }
