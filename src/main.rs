@@ -11,13 +11,13 @@ mod match_stats;
 mod perft_command;
 mod perplexichess_command;
 mod pgn;
+#[cfg(feature = "serve")]
 mod serve;
 mod strategist;
 mod train_network_command;
 mod tune_command;
 
 use clap::{Parser, Subcommand};
-use protean_protocol::{Output, Protocol, Uci, XBoard};
 use std::process::ExitCode;
 
 #[derive(Parser)]
@@ -59,6 +59,7 @@ enum Command {
     TrainNetwork(train_network_command::TrainNetworkArgs),
     /// Read a variant file (Fairy-Stockfish's INI format): each variant as Protean plays it, with perft, or every mistake with its line.
     Check(check_command::CheckArgs),
+    #[cfg(feature = "serve")]
     /// Every game in a browser: a web server with the page, against the engine or another person.
     Serve(serve::ServeArgs),
 }
@@ -73,7 +74,7 @@ fn main() -> ExitCode {
     }
     let result = match cli.command {
         None => {
-            engine_loop();
+            protean_protocol::run_stdio();
             Ok(())
         }
         Some(Command::Perft(args)) => perft_command::run(&args),
@@ -84,6 +85,7 @@ fn main() -> ExitCode {
         Some(Command::Datagen(args)) => datagen_command::run(&args),
         Some(Command::Tune(args)) => tune_command::run(&args),
         Some(Command::TrainNetwork(args)) => train_network_command::run(&args),
+        #[cfg(feature = "serve")]
         Some(Command::Serve(args)) => serve::run(&args),
         Some(Command::Check(args)) => check_command::run(&args),
     };
@@ -94,22 +96,6 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
-}
-
-/// Reads commands until `quit` or the end of input. The first command
-/// picks the protocol: `xboard` for XBoard, anything else is UCI.
-fn engine_loop() {
-    // A banner as Stockfish prints one; GUIs pass over it.
-    println!("Protean {} by the Protean developers", env!("CARGO_PKG_VERSION"));
-    let session = protean_protocol::run_session(std::io::stdin().lock(), |first| -> Box<dyn Protocol> {
-        if first.trim() == "xboard" {
-            Box::new(XBoard::new(Output::stdout()))
-        } else {
-            Box::new(Uci::new(Output::stdout()))
-        }
-    });
-    // The process ends now: its threads and tables go with it, at once.
-    std::mem::forget(session);
 }
 
 #[cfg(test)]

@@ -135,3 +135,20 @@ pub fn run_session(
     }
     session
 }
+
+/// The engine as GUIs run it: a session on standard input and output
+/// until `quit` or the end of input. The first command picks the
+/// protocol: `xboard` for XBoard, anything else is UCI.
+pub fn run_stdio() {
+    // A banner as Stockfish prints one; GUIs pass over it.
+    println!("Protean {} by the Protean developers", env!("CARGO_PKG_VERSION"));
+    let session = run_session(std::io::stdin().lock(), |first| -> Box<dyn Protocol> {
+        if first.trim() == "xboard" {
+            Box::new(XBoard::new(Output::stdout()))
+        } else {
+            Box::new(Uci::new(Output::stdout()))
+        }
+    });
+    // The process ends now: its threads and tables go with it, at once.
+    std::mem::forget(session);
+}
