@@ -5,7 +5,7 @@
 # `profile-build`): a build that counts its branches and calls runs
 # `bench` (every variant's positions), and the release build lays out and
 # inlines its code by those counts. The moves are the same (bench's node
-# counts do not change), only faster: see the README's bench section. It
+# counts do not change), only faster: see docs/building.md. It
 # needs LLVM's llvm-profdata of the compiler's own version (`rustup
 # component add llvm-tools`).
 EXE ?=

@@ -1,5 +1,5 @@
-"""Strength against Stockfish with UCI_LimitStrength, the method the README
-reports: for each UCI_Elo level, GAMES games at 10 s + 0.1 s a move,
+"""Strength against Stockfish with UCI_LimitStrength, the method of
+docs/results.md: for each UCI_Elo level, GAMES games at 10 s + 0.1 s a move,
 colours alternating, Protean with Hash 32 MiB and one thread, Stockfish
 1 thread, both from the standard start (Stockfish's weakened play varies
 the games). The score gives an Elo difference with a 95% interval

@@ -20,7 +20,7 @@ from playwright.sync_api import sync_playwright
 from references import protean_binary
 
 # Where the pictures of each variant's page go: `PROTEAN_SCREENSHOTS=docs`
-# renews the README's.
+# renews those of docs/serve.md.
 SCREENSHOTS = Path(os.environ.get("PROTEAN_SCREENSHOTS", tempfile.gettempdir()))
 CHROMIUM = "/usr/bin/chromium"
 # Chromium as root, headless, with nothing that reaches for the network.
