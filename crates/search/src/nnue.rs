@@ -218,6 +218,33 @@ impl Network {
         (self.kinds, self.cells)
     }
 
+    /// By input, its `HIDDEN` weights (times [`QA`]): with the accessors
+    /// below, the parts `new` takes, for a trainer that goes on from them.
+    pub fn hidden_weights(&self) -> &[[i16; HIDDEN]] {
+        &self.hidden_weights
+    }
+
+    /// The hidden units' biases, times [`QA`].
+    pub fn hidden_biases(&self) -> &[i16; HIDDEN] {
+        &self.hidden_biases
+    }
+
+    /// The output's weights, the side to move's units then the other
+    /// side's, times [`Network::output_scale`].
+    pub fn output_weights(&self) -> &[[i16; HIDDEN]; 2] {
+        &self.output_weights
+    }
+
+    /// The output's bias, times [`QA`] and [`Network::output_scale`].
+    pub fn output_bias(&self) -> i32 {
+        self.output_bias
+    }
+
+    /// What the output's weights are kept times: 1 to [`QB`].
+    pub fn output_scale(&self) -> i32 {
+        self.output_scale
+    }
+
     /// Reads a network file.
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetworkError> {
         let mut at = 0usize;
