@@ -13,7 +13,7 @@
 //!
 //! A perspective sees the board from its own side: its own pieces first,
 //! and Black's board mirrored top to bottom, so one set of weights serves
-//! both sides. The network is trained in floating point (`nnue_train`)
+//! both sides. The network is trained in floating point (`protean-train`)
 //! and kept in integers: the hidden layer's weights times [`QA`], the
 //! output's times the file's output scale ([`QB`] in the files written
 //! now, 64 in the earlier forms); a unit is clipped to 0..=QA, and the

@@ -49,7 +49,7 @@ pub fn read_records<B: Bitboard>(
 /// How many lines the files `paths` have, blank ones included; an error
 /// names a file that cannot be read. Opening every file before a long
 /// read names a mistyped path at once.
-pub fn count_lines(paths: &[PathBuf]) -> Result<usize, String> {
+pub(crate) fn count_lines(paths: &[PathBuf]) -> Result<usize, String> {
     let mut lines = 0;
     for path in paths {
         let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;

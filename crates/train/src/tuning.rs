@@ -76,7 +76,7 @@ pub fn tune(rules: &AnyRules, tuning: &Tuning, progress: impl FnMut(TuneProgress
 /// `variant`: the terms `hold` names keep their starting weights, the
 /// piece-square terms pay `square_penalty`; or the first name that is no
 /// term.
-pub fn freedoms(variant: &Variant, hold: &[String], square_penalty: f64) -> Result<Vec<Freedom>, String> {
+fn freedoms(variant: &Variant, hold: &[String], square_penalty: f64) -> Result<Vec<Freedom>, String> {
     let layout = Layout::of(variant);
     let kinds = variant.pieces.len();
     let mut freedom = vec![Freedom::Free; layout.terms()];
