@@ -13,7 +13,7 @@
 //!
 //! A perspective sees the board from its own side: its own pieces first,
 //! and Black's board mirrored top to bottom, so one set of weights serves
-//! both sides. The network is trained in floating point (`nnue_train`)
+//! both sides. The network is trained in floating point (`protean-train`)
 //! and kept in integers: the hidden layer's weights times [`QA`], the
 //! output's times the file's output scale ([`QB`] in the files written
 //! now, 64 in the earlier forms); a unit is clipped to 0..=QA, and the
@@ -216,6 +216,33 @@ impl Network {
     /// Its inputs' kinds and cells, which the board it fits has.
     pub fn shape(&self) -> (usize, usize) {
         (self.kinds, self.cells)
+    }
+
+    /// By input, its `HIDDEN` weights (times [`QA`]): with the accessors
+    /// below, the parts `new` takes, for a trainer that goes on from them.
+    pub fn hidden_weights(&self) -> &[[i16; HIDDEN]] {
+        &self.hidden_weights
+    }
+
+    /// The hidden units' biases, times [`QA`].
+    pub fn hidden_biases(&self) -> &[i16; HIDDEN] {
+        &self.hidden_biases
+    }
+
+    /// The output's weights, the side to move's units then the other
+    /// side's, times [`Network::output_scale`].
+    pub fn output_weights(&self) -> &[[i16; HIDDEN]; 2] {
+        &self.output_weights
+    }
+
+    /// The output's bias, times [`QA`] and [`Network::output_scale`].
+    pub fn output_bias(&self) -> i32 {
+        self.output_bias
+    }
+
+    /// What the output's weights are kept times: 1 to [`QB`].
+    pub fn output_scale(&self) -> i32 {
+        self.output_scale
     }
 
     /// Reads a network file.

@@ -20,9 +20,9 @@
 //! of the result and that score turned into an expected score (see
 //! `DataSet::blend_scores`), as the strong engines' trainers do.
 
-use crate::evaluate::{terms, EvalTables, Terms, ONE};
-use crate::weights::{scalar, Scalar, Score};
 use protean_rules::{Bitboard, Color, Position};
+use protean_search::evaluate::{terms, EvalTables, Terms, ONE};
+use protean_search::weights::{scalar, Scalar, Score, MAX_WEIGHT};
 
 /// The features of many positions, stored flat.
 #[derive(Default)]
@@ -171,6 +171,17 @@ pub struct Fit {
     pub end_loss: (f64, f64),
 }
 
+impl Fit {
+    /// The fit in a line: its K, and its losses before and after, on the
+    /// positions fitted to and on those held out.
+    pub fn summary(&self) -> String {
+        format!(
+            "K {:.3}; loss {:.6} -> {:.6} on them, {:.6} -> {:.6} on the tenth held out",
+            self.k, self.start_loss.0, self.end_loss.0, self.start_loss.1, self.end_loss.1
+        )
+    }
+}
+
 /// What the fit does with one term's weight.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub enum Freedom {
@@ -249,7 +260,7 @@ fn fit_with_k(
             progress(epoch, data.loss(&w, k, |i| !held_out(i)));
         }
     }
-    let limit = crate::weights::MAX_WEIGHT as f64;
+    let limit = MAX_WEIGHT as f64;
     let weights: Vec<Score> = w
         .iter()
         .map(|x| Score::new(x[0].round().clamp(-limit, limit) as i32, x[1].round().clamp(-limit, limit) as i32))
@@ -292,8 +303,8 @@ pub fn unused_terms(data: &DataSet, count: usize) -> Vec<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::weights::{per_kind, PerKind};
     use protean_rules::AnyRules;
+    use protean_search::weights::{per_kind, PerKind};
 
     /// The recorded features, weighted and tapered, are the evaluation.
     #[test]
@@ -315,7 +326,7 @@ mod tests {
                 data.push(p, &t, 0.5, None);
                 let w: Vec<[f64; 2]> = t.weights().iter().map(|s| [s.mg as f64, s.eg as f64]).collect();
                 let white = data.evaluate(0, &w);
-                let direct = crate::evaluate::evaluate(p, &t) as f64;
+                let direct = protean_search::evaluate::evaluate(p, &t) as f64;
                 let for_white = if p.side_to_move() == Color::White { direct } else { -direct };
                 // The search's sum rounds each term down; the fit does not.
                 assert!((white - for_white).abs() < 8.0, "{fen}: {white} against {for_white}");

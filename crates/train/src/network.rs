@@ -1,5 +1,5 @@
-//! Training the evaluation network of `nnue` from positions and what each
-//! is worth: the network in floating point, fitted by Adam on the squared
+//! Training the search's evaluation network (`protean_search::nnue`) from
+//! positions and what each is worth: the network in floating point, fitted by Adam on the squared
 //! error between `sigmoid(output)` and a target between 0 (the side to
 //! move loses) and 1 (it wins), then rounded to the integers the search
 //! evaluates with ([`FloatNetwork::quantized`]). The target is the
@@ -11,9 +11,9 @@
 //! its share of the batch; the hidden layer's inputs are few per position
 //! (its pieces), so only their columns are touched per position.
 
-use crate::nnue::{input, Activation, Network, NetworkError, HIDDEN, QA, QB, SCALE};
-use crate::skill::Random;
 use protean_rules::{Bitboard, Color, Position};
+use protean_search::nnue::{input, Activation, Network, NetworkError, HIDDEN, QA, QB, SCALE};
+use protean_search::skill::Random;
 
 /// The hidden layer's weights and biases stay within this, so that its
 /// sums fit the `i16`s they are kept in (see `nnue`).
@@ -120,16 +120,15 @@ struct Pass {
     prediction: f32,
 }
 
-impl Activation {
-    /// A unit's output from its sum, and how fast it grows there.
-    #[inline(always)]
-    fn unit(self, sum: f32) -> (f32, f32) {
-        let clipped = sum.clamp(0.0, 1.0);
-        let inside = sum > 0.0 && sum < 1.0;
-        match self {
-            Activation::Clipped => (clipped, if inside { 1.0 } else { 0.0 }),
-            Activation::Squared => (clipped * clipped, if inside { 2.0 * clipped } else { 0.0 }),
-        }
+/// A unit's output from its sum under `activation`, and how fast it
+/// grows there.
+#[inline(always)]
+fn unit(activation: Activation, sum: f32) -> (f32, f32) {
+    let clipped = sum.clamp(0.0, 1.0);
+    let inside = sum > 0.0 && sum < 1.0;
+    match activation {
+        Activation::Clipped => (clipped, if inside { 1.0 } else { 0.0 }),
+        Activation::Squared => (clipped * clipped, if inside { 2.0 * clipped } else { 0.0 }),
     }
 }
 
@@ -171,15 +170,17 @@ impl FloatNetwork {
         fn floats(units: &[i16; HIDDEN], scale: i32) -> impl Iterator<Item = f32> + '_ {
             units.iter().map(move |&u| u as f32 / scale as f32)
         }
+        let (kinds, cells) = net.shape();
+        let output_scale = net.output_scale();
         FloatNetwork {
-            kinds: net.kinds,
-            cells: net.cells,
+            kinds,
+            cells,
             on_top: net.on_top,
             activation: net.activation,
-            hidden_weights: net.hidden_weights.iter().flat_map(|column| floats(column, QA)).collect(),
-            hidden_biases: floats(&net.hidden_biases, QA).collect(),
-            output_weights: net.output_weights.iter().flat_map(|units| floats(units, net.output_scale)).collect(),
-            output_bias: net.output_bias as f32 / (QA * net.output_scale) as f32,
+            hidden_weights: net.hidden_weights().iter().flat_map(|column| floats(column, QA)).collect(),
+            hidden_biases: floats(net.hidden_biases(), QA).collect(),
+            output_weights: net.output_weights().iter().flat_map(|units| floats(units, output_scale)).collect(),
+            output_bias: net.output_bias() as f32 / (QA * output_scale) as f32,
         }
     }
 
@@ -197,7 +198,7 @@ impl FloatNetwork {
         }
         let mut output = self.output_bias + set.offsets[i];
         for (sum, weights) in sums.iter().zip(self.output_weights.chunks_exact(HIDDEN)) {
-            output += sum.iter().zip(weights).map(|(&s, w)| self.activation.unit(s).0 * w).sum::<f32>();
+            output += sum.iter().zip(weights).map(|(&s, w)| unit(self.activation, s).0 * w).sum::<f32>();
         }
         Pass { sums, output, prediction: sigmoid(output) }
     }
@@ -221,7 +222,7 @@ impl FloatNetwork {
             let out_w = &self.output_weights[side * HIDDEN..(side + 1) * HIDDEN];
             let out_g = &mut grad.output_weights[side * HIDDEN..(side + 1) * HIDDEN];
             for j in 0..HIDDEN {
-                let (unit, slope) = self.activation.unit(pass.sums[side][j]);
+                let (unit, slope) = unit(self.activation, pass.sums[side][j]);
                 out_g[j] += g * unit;
                 unit_grads[j] = g * out_w[j] * slope;
             }
