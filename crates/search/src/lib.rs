@@ -7,8 +7,8 @@
 //!
 //! One subsystem a file: `engine` (the facade), `thread_pool` and
 //! `thread_data` (threads and what each keeps), `deepening` (iterative
-//! deepening, helpers, the watchdog), `search` (one thread's tree),
-//! `move_picker`, `evaluate` (its `weights` as data, fitted by `texel`),
+//! deepening, helpers, the watchdog), `search` (one thread's tree) and
+//! `params` (its margins and reductions), `move_picker`, `evaluate` (its `weights` as data, fitted by `texel`),
 //! `nnue` (the network evaluation where a variant has one, trained by
 //! `nnue_train`), `see`, `tt`, `time`, `skill`.
 
@@ -20,6 +20,7 @@ mod history;
 mod move_picker;
 pub mod nnue;
 pub mod nnue_train;
+mod params;
 mod search;
 pub mod see;
 pub mod skill;
@@ -31,6 +32,7 @@ pub mod tt;
 pub mod weights;
 
 pub use engine::Engine;
+pub use params::SearchParams;
 pub use search::{MATE, MATE_BOUND, MAX_PLY};
 pub use time::Limits;
 pub use tt::TranspositionTable;
@@ -157,6 +159,8 @@ pub struct Options {
     /// A network read from a file (UCI `EvalFile`), which evaluates every
     /// variant whose kinds and cells it fits in place of the built-in one.
     pub eval_file: Option<Arc<Network>>,
+    /// The search's margins and reductions (what SPSA tuning acts on).
+    pub params: SearchParams,
 }
 
 impl Options {
@@ -180,6 +184,7 @@ impl Default for Options {
             contempt: CONTEMPT_BY_DEFAULT,
             use_network: USE_NETWORK_BY_DEFAULT,
             eval_file: None,
+            params: SearchParams::DEFAULT,
         }
     }
 }

@@ -23,6 +23,7 @@ use crate::evaluate::{evaluate_cached, EvalTables};
 use crate::history::Context;
 use crate::move_picker::{capture_loses, is_quiet, legal_hash_move, order_score, pack, Exchange, MovePicker, Picking};
 use crate::nnue::{Accumulator, Network};
+use crate::params::SearchParams;
 use crate::see::{quiet_see_at_least, see_at_least};
 use crate::thread_data::ThreadData;
 use crate::time::{Deadline, Limits};
@@ -33,7 +34,6 @@ use protean_rules::{Bitboard, Move, MoveKind, MoveList, Position};
 use std::collections::HashMap;
 use std::rc::Rc;
 use std::sync::atomic::Ordering;
-use std::sync::OnceLock;
 
 pub const MAX_PLY: usize = 128;
 pub const MATE: i32 = 30_000;
@@ -76,7 +76,9 @@ pub(crate) struct Worker<'a, B: Bitboard> {
     /// Root moves already given a line in this iteration (MultiPV).
     excluded: Vec<Move>,
     pub stopped: bool,
-    lmr: &'static LateMoveReductions,
+    /// The margins and reductions (`Options::params`), copied so that the
+    /// tree reads them without following a pointer.
+    pub params: SearchParams,
     /// Below the root, play a turn as two plies (see the module comment).
     split_turns: bool,
     /// What a draw is worth to the side to move, by side (see `draw`).
@@ -113,36 +115,6 @@ fn from_tt(score: i16, ply: usize) -> i32 {
 /// How many rule sets' evaluation tables a search keeps (Flexichess).
 const EVAL_TABLES_KEPT: usize = 2048;
 
-/// Late move reductions by depth and move number.
-type LateMoveReductions = [[u8; 64]; 64];
-
-fn late_move_reductions() -> &'static LateMoveReductions {
-    static TABLE: OnceLock<LateMoveReductions> = OnceLock::new();
-    TABLE.get_or_init(|| {
-        let mut table = [[0u8; 64]; 64];
-        for (d, row) in table.iter_mut().enumerate().skip(1) {
-            for (n, r) in row.iter_mut().enumerate().skip(1) {
-                *r = (0.75 + (d as f64).ln() * (n as f64).ln() / 2.25) as u8;
-            }
-        }
-        table
-    })
-}
-
-/// How many quiet moves a node at `depth` searches before late move
-/// pruning drops the rest: twice as many where the side is improving.
-fn late_move_count(depth: i32, improving: bool) -> usize {
-    ((4 + 2 * depth * depth) / (2 - i32::from(improving))) as usize
-}
-
-/// What a cutoff at `depth` adds to the cutting move's histories (and
-/// takes from the moves tried before it): linear in depth, so that deep
-/// cutoffs, which say more, count more, but capped so that a single one
-/// does not swamp the table (entries stay within +/- 16,384).
-fn history_bonus(depth: i32) -> i32 {
-    (300 * depth - 200).clamp(0, 3000)
-}
-
 impl<'a, B: Bitboard> Worker<'a, B> {
     #[allow(clippy::too_many_arguments)]
     pub fn new(
@@ -156,6 +128,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
         options: &'a Options,
     ) -> Self {
         data.prepare(pos.rules().geometry.cells(), pos.rules().piece_types);
+        data.reductions.prepare(&options.params);
         let mut root = MoveList::new();
         pos.legal_moves(&mut root);
         let mut root_moves: Vec<Move> = root.to_vec();
@@ -190,7 +163,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             root_moves,
             excluded: Vec::new(),
             stopped: false,
-            lmr: late_move_reductions(),
+            params: options.params,
             split_turns,
             draw_scores,
             tiles_move,
@@ -238,7 +211,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             killers[1] = killers[0];
             killers[0] = Some(m);
         }
-        let bonus = history_bonus(depth);
+        let bonus = self.params.history_bonus(depth);
         let histories = &mut self.data.histories;
         histories.update(&self.pos, m, context, bonus);
         for &q in tried {
@@ -249,7 +222,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
     /// The table's reduction of the `n`th move (from 0) at `depth`, before
     /// the node's and the move's adjustments.
     fn late_move_reduction(&self, depth: i32, n: usize) -> i32 {
-        i32::from(self.lmr[(depth as usize).min(63)][n.min(63)])
+        self.data.reductions.get(depth, n)
     }
 
     /// A draw's score for the side to move: below zero for the root's side
@@ -435,25 +408,27 @@ impl<'a, B: Bitboard> Worker<'a, B> {
         // Internal iterative reduction: a node the table knows no move for
         // was never searched, or not usefully; a shallower search costs
         // less and finds it a hash move for the next iteration.
-        if ply > 0 && depth >= 4 && tt_move.is_none() && excluded.is_none() {
+        let p = self.params;
+        if ply > 0 && depth >= p.iir_depth && tt_move.is_none() && excluded.is_none() {
             depth -= 1;
         }
 
         if !pv_node && !in_check && ply > 0 && excluded.is_none() {
             // Reverse futility: far above beta at low depth, stay there.
-            if depth <= 6 && eval - 90 * (depth - i32::from(improving)) >= beta && eval < MATE_BOUND {
+            if depth <= p.rfp_depth && eval - p.rfp_margin * (depth - i32::from(improving)) >= beta && eval < MATE_BOUND
+            {
                 return eval;
             }
             // Null move: if passing still holds beta, a real move will too
             // (not with pawns only, where zugzwang is common).
             if can_null
-                && depth >= 3
+                && depth >= p.nmp_depth
                 && eval >= beta
                 && static_eval >= beta
                 && self.has_pieces_beyond_pawns()
                 && !self.pos.shift_pending()
             {
-                let r = 3 + depth / 4;
+                let r = p.nmp_base + depth / p.nmp_depth_divisor;
                 self.data.stack[ply].continuation = None;
                 self.pos.make(Move::NULL);
                 let score = -self.negamax(-beta, -beta + 1, depth - 1 - r, ply + 1, false, false);
@@ -474,13 +449,19 @@ impl<'a, B: Bitboard> Worker<'a, B> {
         // node is cut off (multi-cut). Where the hash move is not singular
         // but its bound beats beta, it is searched a ply shallower.
         let mut hash_extension = None;
-        let may_extend =
-            ply > 0 && ply < 2 * self.root_depth as usize && depth >= 8 && excluded.is_none() && !self.tiles_move;
+        let may_extend = ply > 0
+            && ply < 2 * self.root_depth as usize
+            && depth >= p.se_depth
+            && excluded.is_none()
+            && !self.tiles_move;
         if let Some(e) = entry.filter(|_| may_extend) {
             let tt_score = from_tt(e.score, ply);
-            if e.depth as i32 >= depth - 3 && e.bound != Bound::Upper && tt_score.abs() < MATE_BOUND {
+            if e.depth as i32 >= depth - p.se_entry_depth_margin
+                && e.bound != Bound::Upper
+                && tt_score.abs() < MATE_BOUND
+            {
                 if let Some(m) = e.mv.and_then(|p| legal_hash_move(&mut self.pos, p)) {
-                    let singular_beta = tt_score - 2 * depth;
+                    let singular_beta = tt_score - p.se_beta_margin * depth;
                     self.data.stack[ply].excluded = Some(m);
                     let score = self.negamax(singular_beta - 1, singular_beta, (depth - 1) / 2, ply, false, false);
                     self.data.stack[ply].excluded = None;
@@ -549,7 +530,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             let mut prune_unless_check = false;
             if !pv_node && !in_check && ply > 0 && best > -MATE_BOUND {
                 if quiet {
-                    if depth <= 8 && n >= late_move_count(depth, improving) {
+                    if depth <= p.lmp_depth && n >= p.late_move_count(depth, improving) {
                         continue;
                     }
                     // The margins read the depth the move would be searched
@@ -558,11 +539,16 @@ impl<'a, B: Bitboard> Worker<'a, B> {
                     let reduced = (depth - 1 - self.late_move_reduction(depth, n)).max(0);
                     // A quiet move that leaves its piece to be taken for
                     // more than the reduced depth could win back.
-                    if reduced <= 8 && !quiet_see_at_least(&self.pos, m, &t, -25 * reduced * reduced - 20 * reduced) {
+                    let see_margin = -p.quiet_see_quadratic * reduced * reduced - p.quiet_see_linear * reduced;
+                    if reduced <= p.quiet_see_depth && !quiet_see_at_least(&self.pos, m, &t, see_margin) {
                         continue;
                     }
-                    prune_unless_check = reduced <= 6 && eval + 120 + 100 * reduced <= alpha;
-                } else if depth <= 6 && m.is_capture() && !see_at_least(&self.pos, m, &t, -90 * depth) {
+                    prune_unless_check =
+                        reduced <= p.futility_depth && eval + p.futility_base + p.futility_margin * reduced <= alpha;
+                } else if depth <= p.capture_see_depth
+                    && m.is_capture()
+                    && !see_at_least(&self.pos, m, &t, -p.capture_see_margin * depth)
+                {
                     prune_unless_check = true;
                 }
             }
@@ -570,7 +556,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
             // A late quiet move may be reduced (unless it gives check); its
             // history, which scales the reduction, is read before the move
             // is made, and only for such a move.
-            let reducible = depth >= 3 && n >= 2 + usize::from(pv_node) && quiet && !in_check;
+            let reducible = depth >= p.lmr_depth && n >= p.lmr_moves + usize::from(pv_node) && quiet && !in_check;
             let move_history = if reducible { self.data.histories.quiet(&self.pos, m, &context) } else { 0 };
             self.data.stack[ply].continuation = self.data.histories.context(&self.pos, m);
             self.pos.make(m);
@@ -598,14 +584,16 @@ impl<'a, B: Bitboard> Worker<'a, B> {
                 if reducible && !gives_check {
                     r = self.late_move_reduction(depth, n);
                     if pv_node {
-                        r -= 1;
+                        r -= p.lmr_pv;
                     }
                     if self.data.stack[ply].killers.contains(&Some(m)) {
-                        r -= 1;
+                        r -= p.lmr_killer;
                     }
-                    r += i32::from(!improving);
+                    if !improving {
+                        r += p.lmr_not_improving;
+                    }
                     // A move with a good record is reduced less, a bad one more.
-                    r -= move_history / 12_288;
+                    r -= move_history / p.lmr_history_divisor;
                     r = r.clamp(0, new_depth - 1);
                 }
                 let mut s = self.child(us, alpha, alpha + 1, new_depth - r, ply + 1, false, true);
@@ -760,7 +748,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
                     .capture_cell()
                     .and_then(|c| self.pos.piece_at(c).map(|p| t.placed_worth(p.color(), p.kind(), c)))
                     .unwrap_or(0);
-                if m.promotion().is_none() && stand_pat + victim + 200 < alpha {
+                if m.promotion().is_none() && stand_pat + victim + self.params.delta_margin < alpha {
                     continue;
                 }
                 let loses = if m.promotion().is_some() {
