@@ -10,8 +10,10 @@
 //! deepening, helpers, the watchdog), `search` (one thread's tree) and
 //! `params` (its margins and reductions), `move_picker`, `evaluate` (its `weights` as data, fitted by `texel`),
 //! `nnue` (the network evaluation where a variant has one, trained by
-//! `nnue_train`), `see`, `tt`, `time`, `skill`.
+//! `nnue_train`), `see`, `tt`, `time`, `skill`, and `bench` (the fixed
+//! searches whose node count is the search's signature).
 
+pub mod bench;
 mod correction;
 mod deepening;
 pub mod engine;
@@ -35,6 +37,9 @@ pub use engine::Engine;
 pub use params::SearchParams;
 pub use search::{MATE, MATE_BOUND, MAX_PLY};
 pub use time::Limits;
+
+/// The most search threads an engine runs (UCI's `Threads` maximum).
+pub const MAX_THREADS: usize = 256;
 pub use tt::TranspositionTable;
 
 use nnue::Network;
