@@ -6,7 +6,8 @@
 //! (and the bench signature).
 //!
 //! Depths are in plies, margins in centipawns. Each field's doc line says
-//! where the search uses it; `search.rs` explains why each pruning exists.
+//! where the search uses it; the `search` module explains why each pruning
+//! exists.
 
 /// The numbers that shape the tree: when a pruning, reduction or
 /// extension applies (depths), and how far it reaches (margins).
