@@ -1,9 +1,9 @@
-//! `protean bench`: the bench (see `protean_protocol::bench`) from the
+//! `protean bench`: the bench (see `protean_search::bench`) from the
 //! command line, a line per position on standard error and Stockfish's
 //! totals on standard output.
 
 use clap::Args;
-use protean_protocol::bench::{bench, BenchSettings};
+use protean_search::bench::{bench, BenchSettings};
 
 /// How the search sees a Beyond Chess turn (see `Options::split_turns`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]

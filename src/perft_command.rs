@@ -1,11 +1,12 @@
 //! `protean perft`: Stockfish's `go perft` output (`move: count` lines with
 //! `--divide`, then `Nodes searched: N`), with time and speed on stderr.
-//! With `--threads N` the root moves are shared among N rayon workers,
-//! each with its own copy of the position.
+//! With `--threads N` the root moves are shared among N threads, each
+//! with its own copy of the position (`protean_rules::perft::divide`).
 
 use clap::Args;
-use protean_rules::{with_position, AnyRules};
-use rayon::prelude::*;
+use protean_rules::perft::{MAX_DEPTH, MAX_THREADS};
+use protean_rules::AnyRules;
+use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 #[derive(Args)]
@@ -39,36 +40,15 @@ pub fn run(args: &PerftArgs) -> Result<(), String> {
     for m in &args.moves {
         pos.play(m).map_err(|e| format!("{e} in {}", pos.fen()))?;
     }
-    use protean_protocol::{MAX_PERFT_DEPTH, MAX_THREADS};
     if !(1..=MAX_THREADS).contains(&args.threads) {
         return Err(format!("--threads takes 1 to {MAX_THREADS}, not {}", args.threads));
     }
-    if args.depth > MAX_PERFT_DEPTH {
-        return Err(format!("--depth takes 0 to {MAX_PERFT_DEPTH}, not {}", args.depth));
+    if args.depth > MAX_DEPTH {
+        return Err(format!("--depth takes 0 to {MAX_DEPTH}, not {}", args.depth));
     }
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(args.threads).build().map_err(|e| e.to_string())?;
     let start = Instant::now();
-    let depth = args.depth;
-    let counts: Vec<(String, u64)> = if depth == 0 {
-        Vec::new()
-    } else {
-        with_position!(&mut pos, p => {
-            let moves = p.legal_move_list();
-            let root = p.clone();
-            pool.install(|| {
-                moves
-                    .par_iter()
-                    .map(|&m| {
-                        let mut q = root.clone();
-                        let text = q.move_text(m);
-                        q.make(m);
-                        (text, protean_rules::perft::perft(&mut q, depth - 1))
-                    })
-                    .collect()
-            })
-        })
-    };
-    let nodes: u64 = if depth == 0 { 1 } else { counts.iter().map(|(_, n)| n).sum() };
+    let divide = pos.divide(args.depth, args.threads, &AtomicBool::new(false)).expect("a perft nobody stops finishes");
+    let (counts, nodes) = (divide.moves, divide.nodes);
     let elapsed = start.elapsed();
     if args.divide {
         for (m, n) in &counts {

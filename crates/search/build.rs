@@ -1,7 +1,7 @@
 //! Builds the evaluation weight files of `weights/` and the networks of
 //! `networks/` into the binary: one `(variant, contents)` pair per
 //! `weights/<variant>.txt` (see `src/weights.rs`) and per
-//! `networks/<variant>.nnue` (see `src/nnue.rs`).
+//! `networks/<variant>.nnue` (see `src/nnue/mod.rs`).
 
 use std::path::Path;
 

@@ -1,7 +1,6 @@
 //! The protocols Protean speaks. Depends on `search` and `rules`; nothing
 //! depends on it but the binary.
 
-pub mod bench;
 pub mod output;
 mod perft;
 pub mod uci;
@@ -17,12 +16,12 @@ use std::sync::Arc;
 /// The largest table either protocol allocates (MiB).
 const MAX_HASH_MIB: usize = 65_536;
 /// The most search threads either protocol starts.
-pub const MAX_THREADS: usize = 256;
+pub use protean_search::MAX_THREADS;
 /// The largest contempt (centipawns, either sign), Stockfish's range.
 const MAX_CONTEMPT: i32 = 100;
 
-/// The deepest perft a protocol runs (each ply keeps a move list).
-pub const MAX_PERFT_DEPTH: u32 = 64;
+/// The deepest perft a protocol runs.
+pub use protean_rules::perft::MAX_DEPTH as MAX_PERFT_DEPTH;
 
 /// Reads a perft depth, 0 to [`MAX_PERFT_DEPTH`].
 fn perft_depth(text: Option<&str>) -> Result<u32, String> {

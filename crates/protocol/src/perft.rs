@@ -17,12 +17,12 @@ pub(crate) struct Perft {
 
 impl Perft {
     /// Writes `move: count` for every root move (Stockfish's `go perft`
-    /// lines), then `total_lines` with the leaf count (1 at depth 0); if
+    /// lines), then `total_lines` with the leaf count (at depth 0, no move and 1); if
     /// stopped first, `stopped` instead. A running perft is stopped.
     pub fn start(
         &mut self,
         out: Output,
-        mut pos: AnyPosition,
+        pos: AnyPosition,
         depth: u32,
         total_lines: fn(u64) -> Vec<String>,
         stopped: &'static str,
@@ -30,18 +30,18 @@ impl Perft {
         self.stop();
         self.stop = Arc::new(AtomicBool::new(false));
         let stop = self.stop.clone();
-        let thread = std::thread::Builder::new().name("perft".into()).spawn(move || match pos.divide(depth, &stop) {
-            Some(divide) => {
-                for (m, n) in &divide {
-                    out.line(&format!("{m}: {n}"));
+        let thread =
+            std::thread::Builder::new().name("perft".into()).spawn(move || match pos.divide(depth, 1, &stop) {
+                Some(divide) => {
+                    for (m, n) in &divide.moves {
+                        out.line(&format!("{m}: {n}"));
+                    }
+                    for line in total_lines(divide.nodes) {
+                        out.line(&line);
+                    }
                 }
-                let total = if depth == 0 { 1 } else { divide.iter().map(|(_, n)| n).sum() };
-                for line in total_lines(total) {
-                    out.line(&line);
-                }
-            }
-            None => out.line(stopped),
-        });
+                None => out.line(stopped),
+            });
         self.running = Some(thread.expect("start the perft thread"));
     }
 

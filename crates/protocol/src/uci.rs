@@ -9,11 +9,11 @@
 //! every token is read against the current variant's rules, and a line
 //! with any bad token is refused whole with an `info string`.
 
-use crate::bench::{bench, BenchSettings};
 use crate::output::Output;
 use crate::perft::Perft;
 use crate::{read_eval_file, BUILT_IN_NETWORKS, MAX_CONTEMPT, MAX_HASH_MIB, MAX_THREADS};
 use protean_rules::{fen, variants, AnyPosition, AnyRules, Color};
+use protean_search::bench::{bench, BenchSettings};
 use protean_search::engine::DEFAULT_HASH_MIB;
 use protean_search::skill::{self, Skill};
 use protean_search::{AfterMove, Engine, Limits, Listener, Score};

@@ -201,8 +201,17 @@ impl AnyPosition {
         with_position!(self, p => crate::perft::perft(p, depth))
     }
     /// Perft below each legal root move, with the move in coordinate
-    /// notation; `None` if `stop` was set before it finished.
-    pub fn divide(&mut self, depth: u32, stop: &std::sync::atomic::AtomicBool) -> Option<Vec<(String, u64)>> {
-        with_position!(self, p => crate::perft::divide(p, depth, stop).map(|d| d.into_iter().map(|(m, n)| (p.move_text(m), n)).collect()))
+    /// notation, on `threads` threads (see [`crate::perft::divide`]);
+    /// `None` if `stop` was set before it finished.
+    pub fn divide(
+        &self,
+        depth: u32,
+        threads: usize,
+        stop: &std::sync::atomic::AtomicBool,
+    ) -> Option<crate::perft::Divide<String>> {
+        with_position!(self, p => crate::perft::divide(p, depth, threads, stop).map(|d| crate::perft::Divide {
+            moves: d.moves.into_iter().map(|(m, n)| (p.move_text(m), n)).collect(),
+            nodes: d.nodes,
+        }))
     }
 }

@@ -8,7 +8,7 @@
 use crate::bitboard::Bitboard;
 use crate::moves::MoveList;
 use crate::position::Position;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 pub fn perft<B: Bitboard>(pos: &mut Position<B>, depth: u32) -> u64 {
     perft_until(pos, depth, &AtomicBool::new(false))
@@ -43,22 +43,62 @@ fn count<B: Bitboard>(pos: &mut Position<B>, depth: u32, buffers: &mut [MoveList
     nodes
 }
 
-/// Perft below each legal root move, in generation order; `None` if
+/// The deepest perft counted: each ply keeps a move list.
+pub const MAX_DEPTH: u32 = 64;
+
+/// The most threads a perft shares its root moves among.
+pub const MAX_THREADS: usize = 256;
+
+/// What a perft found: the count below each legal root move, in
+/// generation order, and the total (1 at depth 0, where the root is the
+/// only leaf and no move is listed).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Divide<M> {
+    pub moves: Vec<(M, u64)>,
+    pub nodes: u64,
+}
+
+/// Perft below each legal root move, the root moves shared among
+/// `threads` threads (each with its own copy of the position); `None` if
 /// `stop` was set before it finished.
 pub fn divide<B: Bitboard>(
-    pos: &mut Position<B>,
+    pos: &Position<B>,
     depth: u32,
+    threads: usize,
     stop: &AtomicBool,
-) -> Option<Vec<(crate::moves::Move, u64)>> {
-    let divide = pos
-        .legal_move_list()
-        .into_iter()
-        .map(|m| {
+) -> Option<Divide<crate::moves::Move>> {
+    if depth == 0 {
+        return Some(Divide { moves: Vec::new(), nodes: 1 });
+    }
+    let roots = pos.clone().legal_move_list();
+    let next = AtomicUsize::new(0);
+    let count_some = || {
+        let mut pos = pos.clone();
+        let mut counted = Vec::new();
+        loop {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            let Some(&m) = roots.get(i) else { return counted };
             pos.make(m);
-            let n = perft_until(pos, depth.saturating_sub(1), stop);
+            counted.push((i, perft_until(&mut pos, depth - 1, stop)));
             pos.unmake();
-            (m, n)
+        }
+    };
+    let mut counts = vec![0; roots.len()];
+    let threads = threads.clamp(1, MAX_THREADS).min(roots.len().max(1));
+    let counted: Vec<Vec<(usize, u64)>> = if threads == 1 {
+        vec![count_some()]
+    } else {
+        std::thread::scope(|scope| {
+            let workers: Vec<_> = (0..threads).map(|_| scope.spawn(count_some)).collect();
+            workers.into_iter().map(|w| w.join().expect("a perft thread")).collect()
         })
-        .collect();
-    (!stop.load(Ordering::Relaxed)).then_some(divide)
+    };
+    for (i, n) in counted.into_iter().flatten() {
+        counts[i] = n;
+    }
+    if stop.load(Ordering::Relaxed) {
+        return None;
+    }
+    let nodes = counts.iter().sum();
+    Some(Divide { moves: roots.into_iter().zip(counts).collect(), nodes })
 }

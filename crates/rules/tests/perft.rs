@@ -59,3 +59,24 @@ fn standard_epd_matches_stockfish() {
 fn perfect_epd_matches_fairy_stockfish() {
     check_epd("perfect", "perfect.epd");
 }
+
+/// The divide that `protean perft` and the protocols print: the same
+/// counts on one thread and on several, in generation order, summing to
+/// the perft; at depth 0 the root alone.
+#[test]
+fn divide_on_threads_matches_perft() {
+    use std::sync::atomic::AtomicBool;
+    let fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    let mut pos = AnyRules::by_name("standard").unwrap().from_fen(fen).unwrap();
+    let stop = AtomicBool::new(false);
+    let one = pos.divide(3, 1, &stop).unwrap();
+    assert_eq!(one.nodes, 97_862);
+    assert_eq!(one.moves.len(), 48);
+    assert_eq!(one.moves.iter().map(|(_, n)| n).sum::<u64>(), one.nodes);
+    let first = pos.legal_move_list()[0];
+    assert_eq!(one.moves[0].0, pos.move_text(first));
+    assert_eq!(pos.divide(3, 3, &stop), Some(one));
+    let root = pos.divide(0, 2, &stop).unwrap();
+    assert_eq!((root.moves.len(), root.nodes), (0, 1));
+    assert_eq!(pos.divide(3, 2, &AtomicBool::new(true)), None);
+}

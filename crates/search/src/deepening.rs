@@ -137,7 +137,7 @@ fn helper<B: Bitboard>(mut w: Worker<B>, limits: &Limits, options: &Options, sha
     let (mut depth, mut previous) = (1, 0);
     // Ends at `last` (below), or when stopped.
     while !w.stopped {
-        let score = aspirated(&mut w, depth, previous, depth >= 5);
+        let score = aspirated(&mut w, depth, previous, true);
         if w.stopped {
             break;
         }
@@ -175,10 +175,12 @@ fn helper_line_to_play(shared: &Shared, limits: &Limits, main_depth: u32, main_s
 }
 
 /// Searches the root to `depth`, in an aspiration window around
-/// `previous` where `aspire` (widened on each failure), else in the full
-/// window; returns the score (meaningless once `w.stopped`).
-fn aspirated<B: Bitboard>(w: &mut Worker<B>, depth: i32, previous: i32, aspire: bool) -> i32 {
-    let mut delta = 30;
+/// `previous` where `may_aspire` and the depth is deep enough
+/// (`SearchParams::aspiration_depth`; widened on each failure), else in
+/// the full window; returns the score (meaningless once `w.stopped`).
+fn aspirated<B: Bitboard>(w: &mut Worker<B>, depth: i32, previous: i32, may_aspire: bool) -> i32 {
+    let aspire = may_aspire && depth >= w.params.aspiration_depth;
+    let mut delta = w.params.aspiration_delta;
     let (mut alpha, mut beta) = if aspire { (previous - delta, previous + delta) } else { (-MATE - 1, MATE + 1) };
     loop {
         let s = w.root(depth, alpha, beta);
@@ -269,7 +271,7 @@ fn main_thread<B: Bitboard>(
         let mut lines: Vec<(Move, Vec<Move>, i32)> = Vec::new();
         for line in 0..lines_wanted {
             w.set_excluded(chosen.clone());
-            let score = aspirated(&mut w, depth, previous, depth >= 5 && line == 0);
+            let score = aspirated(&mut w, depth, previous, line == 0);
             let pv = whole_turns(&w.principal_variation());
             if w.stopped {
                 // An unfinished iteration still counts if its first line

@@ -7,11 +7,14 @@
 //!
 //! One subsystem a file: `engine` (the facade), `thread_pool` and
 //! `thread_data` (threads and what each keeps), `deepening` (iterative
-//! deepening, helpers, the watchdog), `search` (one thread's tree),
-//! `move_picker`, `evaluate` (its `weights` as data, fitted by `texel`),
-//! `nnue` (the network evaluation where a variant has one, trained by
-//! `nnue_train`), `see`, `tt`, `time`, `skill`.
+//! deepening, helpers, the watchdog), `search` (one thread's tree) and
+//! `params` (its margins and reductions), `move_picker`, `evaluate` (its
+//! `weights` as data), `nnue` (the network evaluation where a variant has
+//! one), `see`, `tt`, `time`, `skill`, and `bench` (the fixed searches
+//! whose node count is the search's signature). Fitting the weights and
+//! training the networks is `protean-train`'s.
 
+pub mod bench;
 mod correction;
 mod deepening;
 pub mod engine;
@@ -19,6 +22,7 @@ pub mod evaluate;
 mod history;
 mod move_picker;
 pub mod nnue;
+mod params;
 mod search;
 pub mod see;
 pub mod skill;
@@ -29,8 +33,12 @@ pub mod tt;
 pub mod weights;
 
 pub use engine::Engine;
+pub use params::SearchParams;
 pub use search::{MATE, MATE_BOUND, MAX_PLY};
 pub use time::Limits;
+
+/// The most search threads an engine runs (UCI's `Threads` maximum).
+pub const MAX_THREADS: usize = 256;
 pub use tt::TranspositionTable;
 
 use nnue::Network;
@@ -155,6 +163,8 @@ pub struct Options {
     /// A network read from a file (UCI `EvalFile`), which evaluates every
     /// variant whose kinds and cells it fits in place of the built-in one.
     pub eval_file: Option<Arc<Network>>,
+    /// The search's margins and reductions (what SPSA tuning acts on).
+    pub params: SearchParams,
 }
 
 impl Options {
@@ -178,6 +188,7 @@ impl Default for Options {
             contempt: CONTEMPT_BY_DEFAULT,
             use_network: USE_NETWORK_BY_DEFAULT,
             eval_file: None,
+            params: SearchParams::DEFAULT,
         }
     }
 }

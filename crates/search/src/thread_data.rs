@@ -8,6 +8,7 @@
 use crate::correction::CorrectionHistory;
 use crate::evaluate::PawnCache;
 use crate::history::Histories;
+use crate::params::{LateMoveReductions, SearchParams};
 use crate::search::MAX_PLY;
 use protean_rules::{Move, MoveList};
 
@@ -73,6 +74,8 @@ pub(crate) struct ThreadData {
     pub eval_cache: Vec<(u64, i32)>,
     /// Pawn structure terms by the pawns' cells.
     pub pawn_cache: PawnCache,
+    /// The late move reductions of the search's `SearchParams`.
+    pub reductions: LateMoveReductions,
 }
 
 /// Entries of the evaluation cache (a power of two: 1 MiB a thread).
@@ -86,6 +89,7 @@ impl ThreadData {
             stack: (0..=MAX_PLY).map(|_| Frame::new()).collect(),
             eval_cache: vec![(0, 0); EVAL_CACHE_ENTRIES],
             pawn_cache: PawnCache::new(),
+            reductions: LateMoveReductions::new(&SearchParams::DEFAULT),
         }
     }
 

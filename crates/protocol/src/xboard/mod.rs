@@ -14,13 +14,16 @@
 //! timed one (as UCI's `ponderhit`), which then plays its move; any other
 //! move stops it unheard. The engine orders a stop from here against the
 //! start of pondering, so a stop never comes before the pondering it ends.
+//!
+//! This file holds the command loop and the game it keeps; `claims` says
+//! how a game the rules ended is claimed, `board_setup` what XBoard is
+//! told to draw (an engine-defined variant, a piece's targets).
 
 use crate::output::Output;
 use crate::perft::Perft;
 use crate::{read_eval_file, BUILT_IN_NETWORKS};
 use protean_rules::notation::castling_in_san;
-use protean_rules::variant::{Repetition, Role};
-use protean_rules::{variants, with_position, AnyPosition, AnyRules, Bitboard, Color, MoveError, Position};
+use protean_rules::{variants, with_position, AnyPosition, AnyRules, Color, MoveError};
 use protean_search::{AfterMove, Engine, Limits, Listener, Options, Score};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{channel, Receiver, Sender};
@@ -28,6 +31,13 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use crate::uci::Flow;
+
+mod board_setup;
+mod claims;
+
+pub use board_setup::engine_defined_variant;
+use board_setup::target_marks;
+use claims::{claim, Claim};
 
 /// What the engine is doing with the clock.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -605,70 +615,6 @@ impl XBoard {
     }
 }
 
-/// How the engine tells XBoard that the rules ended the game.
-enum Claim {
-    /// `1/2-1/2 {Draw by repetition}`, `1-0 {White mates}`.
-    Result(String),
-    /// A repetition XBoard would refuse as a claim: its count compares
-    /// whole positions (side to move and rights as well), where Perfect
-    /// Chess's compares the placement only, and a refused claim forfeits
-    /// the game. Offered as a draw instead: another Protean takes it
-    /// (`draw`), and against anyone else the game goes on.
-    OfferDraw,
-}
-
-impl Claim {
-    /// What the engine sends.
-    fn line(&self) -> &str {
-        match self {
-            Claim::Result(line) => line,
-            Claim::OfferDraw => "offer draw",
-        }
-    }
-}
-
-/// The claim for `outcome`, reached by `moves` from `start`.
-fn claim(outcome: protean_rules::Outcome, start: &AnyPosition, moves: &[String]) -> Claim {
-    let placement_only = start.variant().draws.repetition == Repetition::Placement;
-    if outcome == protean_rules::Outcome::Repetition && placement_only && whole_repetitions(start, moves) < 3 {
-        return Claim::OfferDraw;
-    }
-    Claim::Result(result_claim(outcome))
-}
-
-/// How many times the position `moves` reach from `start` stands in the
-/// game, itself counted, compared as XBoard compares positions: by the FEN
-/// without its move counters.
-fn whole_repetitions(start: &AnyPosition, moves: &[String]) -> usize {
-    let mut position = start.clone();
-    let mut seen = vec![whole_position(&position)];
-    for m in moves {
-        if position.play(m).is_err() {
-            break;
-        }
-        seen.push(whole_position(&position));
-    }
-    let now = seen.last().expect("the start at least");
-    seen.iter().filter(|p| *p == now).count()
-}
-
-/// A position as XBoard compares them for repetition: the FEN without its
-/// move counters.
-fn whole_position(position: &AnyPosition) -> String {
-    position.fen().split_whitespace().take(4).collect::<Vec<_>>().join(" ")
-}
-
-/// XBoard's result line for a game the rules ended: `1/2-1/2 {Draw by
-/// repetition}`, `1-0 {White mates}`.
-fn result_claim(outcome: protean_rules::Outcome) -> String {
-    let comment = match outcome {
-        protean_rules::Outcome::Checkmate { winner: Color::White } => "White mates".to_string(),
-        protean_rules::Outcome::Checkmate { winner: Color::Black } => "Black mates".to_string(),
-        o => format!("Draw by {}", o.reason()),
-    };
-    format!("{} {{{comment}}}", outcome.result())
-}
-
 /// A lock that a panicked holder did not spoil (the data is a plain value).
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
@@ -700,70 +646,4 @@ fn clock_seconds(seconds: f64) -> Option<Duration> {
 fn centiseconds(text: &str) -> Result<Duration, ()> {
     let cs = text.trim().parse::<i64>().map_err(|_| ())?;
     Ok(Duration::from_millis((cs.max(0) as u64).saturating_mul(10)))
-}
-
-/// Marks for `highlight`: per cell, the colour letter or nothing.
-fn target_marks<B: Bitboard>(p: &mut Position<B>, from: usize) -> Vec<Option<char>> {
-    let mut marks = vec![None; p.rules().geometry.cells()];
-    for m in p.legal_move_list().into_iter().filter(|m| m.from() == from) {
-        let mark = if m.promotion().is_some() {
-            'M'
-        } else if m.is_capture() {
-            'R'
-        } else {
-            'Y'
-        };
-        // A promotion mark wins over the plain move to the same cell.
-        if marks[m.to()] != Some('M') {
-            marks[m.to()] = Some(mark);
-        }
-    }
-    marks
-}
-
-/// The `setup` and `piece` lines that teach XBoard a variant it does not
-/// know: its board and start position, and every piece's moves.
-pub fn engine_defined_variant(pos: &AnyPosition) -> Vec<String> {
-    let variant = pos.variant();
-    let g = variant.geometry;
-    // XBoard's table is positional, in its own order of piece types
-    // (P N B R Q F E A C W M O H I J G D V L S U, then the king last);
-    // a type the variant lacks is a '.', and the table stops after the
-    // last type used, the king closing it. So P N B R Q K and the fairy
-    // letters XBoard knows (an archbishop A, a chancellor C) get XBoard's
-    // own images; a letter outside its order gets none.
-    const ORDER: &str = "PNBRQFEACWMOHIJGDVLSU";
-    let used = ORDER.rfind(|c| variant.piece_by_letter(c).is_some()).unwrap_or(0);
-    let mut letters: String =
-        ORDER[..=used].chars().map(|c| if variant.piece_by_letter(c).is_some() { c } else { '.' }).collect();
-    letters.push(if variant.piece_by_letter('K').is_some() { 'K' } else { '.' });
-    // XBoard's FEN has six fields; a seventh (Beyond Chess's shuttle
-    // count) is ours alone.
-    let fen: Vec<&str> = variant.start_fen.split_whitespace().take(6).collect();
-    let mut lines = vec![format!(
-        "setup ({}{}) {}x{}+0_fairy {}",
-        letters,
-        letters.to_lowercase(),
-        g.width(),
-        g.height(),
-        fen.join(" ")
-    )];
-    for piece in &variant.pieces {
-        let betza = match piece.role {
-            // XBoard writes the double step as a lame, initial dabbaba and
-            // en passant with `e`.
-            Role::Pawn => piece.betza.replace("ifmR2", "ifmnD").replace("fcF", "fceF"),
-            Role::Royal => {
-                let castle =
-                    variant.castling.first().map(|c| (c.king_to.0 as i32 - c.king_from.0 as i32).unsigned_abs());
-                match castle {
-                    Some(n) => format!("{}isO{}", piece.betza, n),
-                    None => piece.betza.clone(),
-                }
-            }
-            Role::Other => piece.betza.clone(),
-        };
-        lines.push(format!("piece {}& {}", piece.letter, betza));
-    }
-    lines
 }

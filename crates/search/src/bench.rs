@@ -3,10 +3,11 @@
 //! count is the same on every run and machine: the search's signature.
 //! Run by `protean bench` and by the UCI command `bench`, as Stockfish
 //! and OpenBench's workers run it; the totals are Stockfish's lines,
-//! `Nodes searched` and `Nodes/second`.
+//! `Nodes searched` and `Nodes/second`. It lives beside the search it
+//! measures; its lines are plain strings that any caller prints.
 
+use crate::{Engine, Limits, Options, MAX_THREADS};
 use protean_rules::{variants, AnyRules};
-use protean_search::{Engine, Limits, Options};
 use std::time::{Duration, Instant};
 
 /// Positions per variant: starts, openings, middle games and endings.
@@ -76,8 +77,8 @@ impl BenchResult {
 
 /// Runs the bench, telling `progress` a line per position.
 pub fn bench(settings: &BenchSettings, progress: &mut dyn FnMut(String)) -> Result<BenchResult, String> {
-    if settings.threads == 0 || settings.threads > crate::MAX_THREADS {
-        return Err(format!("threads must be from 1 to {}", crate::MAX_THREADS));
+    if settings.threads == 0 || settings.threads > MAX_THREADS {
+        return Err(format!("threads must be from 1 to {}", MAX_THREADS));
     }
     if settings.depth == 0 {
         return Err("depth must be at least 1".into());

@@ -1,0 +1,353 @@
+//! A small neural network evaluation (NNUE's shape): each side's
+//! perspective of the board, one input per piece of a kind and colour on a
+//! cell, goes through one hidden layer of [`HIDDEN`] units, each clipped
+//! to 0..=1 and, in a network whose [`Activation`] says so, squared
+//! (SCReLU, which small engines' networks have come to use: a unit's
+//! output grows faster the surer it is); the side to move's units and then
+//! the other side's make one output, the evaluation. The shape is the one
+//! small engines start with (768 inputs into 2 x 128 on 8x8), and nothing
+//! in it names a variant: the inputs are the variant's kinds times its
+//! cells, so a network fits exactly one
+//! board and set of pieces, and is used only there (not under a
+//! Flexichess rule change, whose redefined pieces it never saw).
+//!
+//! A perspective sees the board from its own side: its own pieces first,
+//! and Black's board mirrored top to bottom, so one set of weights serves
+//! both sides. The network is trained in floating point (`protean-train`)
+//! and kept in integers: the hidden layer's weights times [`QA`], the
+//! output's times the file's output scale ([`QB`] in the files written
+//! now, 64 in the earlier forms); a unit is clipped to 0..=QA, and the
+//! output, `QA` times the output scale per unit of the float network (a
+//! squared unit's `QA * QA` divided by `QA` first), is [`SCALE`]
+//! centipawns a unit.
+//!
+//! The search keeps the hidden layer's sums of the last position it
+//! evaluated ([`Accumulator`]) and reaches the next by the pieces that
+//! differ; make and unmake keep nothing.
+//!
+//! A network may be trained on top of the hand-made evaluation (`evaluate`):
+//! its output is then what is to be added to that evaluation, the part
+//! the hand-made terms miss, which fewer positions teach than the whole.
+//!
+//! The file format is in `file` (reading, writing and its earlier forms);
+//! the tests in `tests`.
+
+use protean_rules::{Bitboard, Color, Position, Rules};
+
+mod file;
+
+/// Units of the hidden layer, per perspective.
+pub const HIDDEN: usize = 128;
+/// The hidden layer's weights and biases are kept times this, and a unit
+/// is clipped to `0..=QA`.
+pub const QA: i32 = 255;
+/// The output layer's weights are kept times this in the files written
+/// now (each file says its own scale), and no file's scale is above it.
+pub const QB: i32 = 128;
+/// Centipawns per unit of the float network's output.
+pub const SCALE: i32 = 400;
+// A side's squared units, each at most `QA * QA` times an output weight
+// (an `i16` of at most twice the output scale, which is at most `QB`: both
+// checked by `Network::new`), are summed in an `i32`.
+const _: () = assert!((HIDDEN as i64) * (QA as i64 * QA as i64) * (2 * QB as i64) < i32::MAX as i64);
+
+/// What a hidden unit makes of its sum; its number is the file's word.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Activation {
+    /// Clipped to 0..=1 (CReLU).
+    Clipped = 0,
+    /// Clipped to 0..=1 and squared (SCReLU).
+    Squared = 1,
+}
+
+impl Activation {
+    /// Every activation, by its number.
+    const ALL: [Activation; 2] = [Activation::Clipped, Activation::Squared];
+
+    /// Its name on the command line and in messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            Activation::Clipped => "crelu",
+            Activation::Squared => "screlu",
+        }
+    }
+
+    pub fn by_name(name: &str) -> Option<Activation> {
+        Activation::ALL.into_iter().find(|a| a.name() == name)
+    }
+}
+
+/// What is wrong with a network file, or why it does not fit a variant.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NetworkError(pub String);
+
+impl std::fmt::Display for NetworkError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for NetworkError {}
+
+#[derive(Clone, PartialEq, Eq)]
+pub struct Network {
+    pub(crate) kinds: usize,
+    pub(crate) cells: usize,
+    /// Whether the output is added to the hand-made evaluation.
+    pub on_top: bool,
+    pub activation: Activation,
+    /// By input, its `HIDDEN` weights.
+    pub(crate) hidden_weights: Vec<[i16; HIDDEN]>,
+    pub(crate) hidden_biases: [i16; HIDDEN],
+    /// The side to move's units, then the other side's.
+    pub(crate) output_weights: [[i16; HIDDEN]; 2],
+    pub(crate) output_bias: i32,
+    /// What the output's weights are kept times: 1 to [`QB`].
+    pub(crate) output_scale: i32,
+    /// A hash of the weights, told into the evaluation cache's key of a
+    /// position this network evaluated: the cache outlives a search, and
+    /// the next may evaluate with another network (`EvalFile`) or none.
+    pub key: u64,
+}
+
+impl std::fmt::Debug for Network {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "Network({} kinds x {} cells -> 2 x {HIDDEN} {}{})",
+            self.kinds,
+            self.cells,
+            self.activation.name(),
+            if self.on_top { ", on top" } else { "" }
+        )
+    }
+}
+
+/// The input of a piece of `kind` and `color` on `cell`, seen by
+/// `perspective`: its own pieces first, Black's board mirrored.
+#[inline(always)]
+pub fn input(
+    kinds: usize,
+    cells: usize,
+    mirror: impl Fn(usize) -> usize,
+    perspective: Color,
+    color: Color,
+    kind: usize,
+    cell: usize,
+) -> usize {
+    let theirs = (color != perspective) as usize;
+    let cell = if perspective == Color::White { cell } else { mirror(cell) };
+    (theirs * kinds + kind) * cells + cell
+}
+
+impl Network {
+    /// A network from its parts, in the integers it keeps (see the module
+    /// comment); `hidden_weights` has `2 * kinds * cells` inputs, and the
+    /// output's weights are within twice `output_scale` (1 to [`QB`]).
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        kinds: usize,
+        cells: usize,
+        on_top: bool,
+        activation: Activation,
+        hidden_weights: Vec<[i16; HIDDEN]>,
+        hidden_biases: [i16; HIDDEN],
+        output_weights: [[i16; HIDDEN]; 2],
+        output_bias: i32,
+        output_scale: i32,
+    ) -> Result<Network, NetworkError> {
+        if kinds == 0 || cells == 0 || hidden_weights.len() != 2 * kinds * cells {
+            return Err(NetworkError(format!(
+                "{} inputs where {kinds} kinds on {cells} cells need {}",
+                hidden_weights.len(),
+                2 * kinds * cells
+            )));
+        }
+        if !(1..=QB).contains(&output_scale) {
+            return Err(NetworkError(format!("an output scale of {output_scale} where 1 to {QB} was expected")));
+        }
+        if let Some(w) = output_weights.iter().flatten().find(|w| i32::from(w.unsigned_abs()) > 2 * output_scale) {
+            return Err(NetworkError(format!(
+                "an output weight of {w}, beyond twice the output scale ({output_scale})"
+            )));
+        }
+        let mut net = Network {
+            kinds,
+            cells,
+            on_top,
+            activation,
+            hidden_weights,
+            hidden_biases,
+            output_weights,
+            output_bias,
+            output_scale,
+            key: 0,
+        };
+        // FNV-1a over the file's bytes; never 0, the key of no network.
+        net.key = net
+            .to_bytes()
+            .iter()
+            .fold(0xcbf2_9ce4_8422_2325u64, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
+            | 1;
+        Ok(net)
+    }
+
+    /// Its inputs' kinds and cells, which the board it fits has.
+    pub fn shape(&self) -> (usize, usize) {
+        (self.kinds, self.cells)
+    }
+
+    /// By input, its `HIDDEN` weights (times [`QA`]): with the accessors
+    /// below, the parts `new` takes, for a trainer that goes on from them.
+    pub fn hidden_weights(&self) -> &[[i16; HIDDEN]] {
+        &self.hidden_weights
+    }
+
+    /// The hidden units' biases, times [`QA`].
+    pub fn hidden_biases(&self) -> &[i16; HIDDEN] {
+        &self.hidden_biases
+    }
+
+    /// The output's weights, the side to move's units then the other
+    /// side's, times [`Network::output_scale`].
+    pub fn output_weights(&self) -> &[[i16; HIDDEN]; 2] {
+        &self.output_weights
+    }
+
+    /// The output's bias, times [`QA`] and [`Network::output_scale`].
+    pub fn output_bias(&self) -> i32 {
+        self.output_bias
+    }
+
+    /// What the output's weights are kept times: 1 to [`QB`].
+    pub fn output_scale(&self) -> i32 {
+        self.output_scale
+    }
+    /// Whether the network's inputs are `rules`' kinds on its cells.
+    pub fn fits<B: Bitboard>(&self, rules: &Rules<B>) -> bool {
+        self.kinds == rules.piece_types && self.cells == rules.geometry.cells()
+    }
+
+    /// The evaluation of `pos` (whose rules the network fits) in
+    /// centipawns for the side to move; of a network on top, what is to be
+    /// added to the hand-made evaluation. Sums the hidden layer afresh.
+    pub fn evaluate<B: Bitboard>(&self, pos: &Position<B>) -> i32 {
+        self.evaluate_from(pos, &mut Accumulator::new(self.kinds))
+    }
+
+    /// The same, reached from the sums of the last position `accumulator`
+    /// saw: only the pieces that differ add or take away their columns.
+    pub fn evaluate_from<B: Bitboard>(&self, pos: &Position<B>, accumulator: &mut Accumulator<B>) -> i32 {
+        self.update(pos, accumulator);
+        let us = pos.side_to_move();
+        let sums = &accumulator.sums;
+        let mut output = 0i32;
+        for (sum, weights) in [&sums[us as usize], &sums[!us as usize]].into_iter().zip(&self.output_weights) {
+            let units = sum.iter().zip(weights);
+            output += match self.activation {
+                Activation::Clipped => units.map(|(&s, &w)| (s as i32).clamp(0, QA) * w as i32).sum::<i32>(),
+                // In `QA * QA` times the output scale a unit (a side's
+                // units inside an `i32`, asserted where `QB` is) until the
+                // division brings them to `QA` times it.
+                Activation::Squared => {
+                    units
+                        .map(|(&s, &w)| {
+                            let u = (s as i32).clamp(0, QA);
+                            u * w as i32 * u
+                        })
+                        .sum::<i32>()
+                        / QA
+                }
+            };
+        }
+        (output + self.output_bias) * SCALE / (QA * self.output_scale)
+    }
+
+    /// Brings `accumulator`'s sums to `pos`: from nothing where it holds
+    /// another network's or the pieces that differ outnumber the pieces.
+    fn update<B: Bitboard>(&self, pos: &Position<B>, accumulator: &mut Accumulator<B>) {
+        let Accumulator { network, pieces, sums } = accumulator;
+        let kinds = self.kinds;
+        // Sums of this network have this network's kinds, White's then
+        // Black's, in `pieces`. Plain loops: an iterator chain here was not
+        // inlined, and cost more than the sums.
+        let changed = |pieces: &[B]| {
+            let mut changed = 0;
+            for (c, color) in Color::ALL.into_iter().enumerate() {
+                for kind in 0..kinds {
+                    changed += (pieces[c * kinds + kind] ^ pos.pieces_of(color, kind)).count();
+                }
+            }
+            changed
+        };
+        if *network != self.key || changed(pieces) >= pos.occupied().count() {
+            *network = self.key;
+            pieces.clear();
+            pieces.resize(2 * kinds, B::EMPTY);
+            *sums = [self.hidden_biases; 2];
+        }
+        let mirror = |c| pos.rules().geometry.mirror_rank(c);
+        for (c, color) in Color::ALL.into_iter().enumerate() {
+            for kind in 0..kinds {
+                let (was, is) = (pieces[c * kinds + kind], pos.pieces_of(color, kind));
+                if was == is {
+                    continue;
+                }
+                for (cells, sign) in [(was & !is, -1i16), (is & !was, 1)] {
+                    for cell in cells.cells() {
+                        for perspective in Color::ALL {
+                            let column =
+                                &self.hidden_weights[input(kinds, self.cells, mirror, perspective, color, kind, cell)];
+                            for (sum, w) in sums[perspective as usize].iter_mut().zip(column) {
+                                *sum += sign * w;
+                            }
+                        }
+                    }
+                }
+                pieces[c * kinds + kind] = is;
+            }
+        }
+    }
+}
+
+/// The hidden layer's sums for the last position a search evaluated, with
+/// its pieces: the next position evaluated, most often a few moves from
+/// it, is reached by the columns of the pieces that differ (two to six in
+/// a search, where a position has about thirty), not summed afresh. Found
+/// by comparing the pieces rather than kept by make and unmake, so every
+/// kind of move and rule system reaches it alike.
+pub struct Accumulator<B> {
+    /// The key of the network whose sums these are (0: none yet).
+    network: u64,
+    /// Each colour's pieces of each kind: White's kinds, then Black's.
+    pieces: Vec<B>,
+    sums: [[i16; HIDDEN]; 2],
+}
+
+impl<B: Bitboard> Accumulator<B> {
+    /// An accumulator for positions of `kinds` kinds of piece (its one
+    /// allocation is here, out of the search's tree).
+    pub fn new(kinds: usize) -> Accumulator<B> {
+        Accumulator { network: 0, pieces: vec![B::EMPTY; 2 * kinds], sums: [[0; HIDDEN]; 2] }
+    }
+}
+
+/// The networks built into the binary, by variant (`networks/<variant>.nnue`).
+const BUILT_IN: &[(&str, &[u8])] = include!(concat!(env!("OUT_DIR"), "/network_files.rs"));
+
+/// The built-in network of `rules`' variant, if it has one that fits its
+/// board and pieces. Read once per process.
+pub fn built_in<B: Bitboard>(rules: &Rules<B>) -> Option<&'static Network> {
+    static READ: std::sync::LazyLock<Vec<(&'static str, Network)>> = std::sync::LazyLock::new(|| {
+        BUILT_IN
+            .iter()
+            .map(|&(name, bytes)| {
+                (name, Network::from_bytes(bytes).unwrap_or_else(|e| panic!("built-in network {name}: {e} (tested)")))
+            })
+            .collect()
+    });
+    READ.iter().find(|(name, _)| *name == rules.variant.name).map(|(_, net)| net).filter(|net| net.fits(rules))
+}
+
+#[cfg(test)]
+mod tests;

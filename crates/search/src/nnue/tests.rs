@@ -1,0 +1,213 @@
+use super::*;
+use protean_rules::AnyRules;
+
+/// A network of small pseudo-random weights for `kinds` on `cells`.
+fn random_network(kinds: usize, cells: usize, seed: u64) -> Network {
+    random_network_of(kinds, cells, seed, Activation::Clipped)
+}
+
+fn random_network_of(kinds: usize, cells: usize, seed: u64, activation: Activation) -> Network {
+    let mut state = seed;
+    let mut next = move |range: i32| {
+        state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        ((state >> 33) as i32).rem_euclid(2 * range + 1) - range
+    };
+    let mut units = |range| std::array::from_fn(|_| next(range) as i16);
+    let hidden_weights = (0..2 * kinds * cells).map(|_| units(60)).collect();
+    let hidden_biases = units(100);
+    Network::new(kinds, cells, false, activation, hidden_weights, hidden_biases, [units(120), units(120)], 1234, QB)
+        .unwrap()
+}
+
+/// `net` with its output's weights read at another scale.
+fn at_scale(net: &Network, output_scale: i32) -> Network {
+    Network::new(
+        net.kinds,
+        net.cells,
+        net.on_top,
+        net.activation,
+        net.hidden_weights.clone(),
+        net.hidden_biases,
+        net.output_weights,
+        net.output_bias,
+        output_scale,
+    )
+    .unwrap()
+}
+
+/// The same evaluation worked out another way: floats, the inputs
+/// listed from the board's cells one by one.
+fn by_floats<B: Bitboard>(net: &Network, pos: &Position<B>) -> f64 {
+    let g = pos.rules().geometry;
+    let hidden = |perspective: Color| -> Vec<f64> {
+        let mut h: Vec<f64> = net.hidden_biases.iter().map(|&b| b as f64 / QA as f64).collect();
+        for cell in 0..g.cells() {
+            if let Some(piece) = pos.piece_at(cell) {
+                let own = piece.color() == perspective;
+                let seen = if perspective == Color::White { cell } else { g.mirror_rank(cell) };
+                let index = ((!own as usize) * net.kinds + piece.kind()) * net.cells + seen;
+                for (u, w) in h.iter_mut().zip(&net.hidden_weights[index]) {
+                    *u += *w as f64 / QA as f64;
+                }
+            }
+        }
+        h.into_iter()
+            .map(|u| match net.activation {
+                Activation::Clipped => u.clamp(0.0, 1.0),
+                Activation::Squared => u.clamp(0.0, 1.0).powi(2),
+            })
+            .collect()
+    };
+    let us = pos.side_to_move();
+    let out: f64 = [hidden(us), hidden(!us)]
+        .iter()
+        .zip(&net.output_weights)
+        .map(|(h, w)| h.iter().zip(w).map(|(u, &w)| u * w as f64 / net.output_scale as f64).sum::<f64>())
+        .sum();
+    (out + net.output_bias as f64 / (QA * net.output_scale) as f64) * SCALE as f64
+}
+
+#[test]
+fn the_evaluation_is_the_float_network_up_to_rounding() {
+    for (variant, fens) in [
+        (
+            "standard",
+            vec![
+                "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
+                "r3k2r/pp1n1ppp/2p1b3/q7/3P4/2N2N2/PP3PPP/R2QK2R w KQkq - 2 12",
+                "8/5k2/8/3K4/8/8/1P6/8 w - - 0 60",
+            ],
+        ),
+        ("perfect", vec![]),
+        ("onedim", vec![]),
+    ] {
+        let rules = AnyRules::by_name(variant).unwrap();
+        let mut positions: Vec<_> = fens.iter().map(|f| rules.from_fen(f).unwrap()).collect();
+        positions.push(rules.start());
+        for pos in positions {
+            protean_rules::with_position!(&pos, p => {
+                for activation in [Activation::Clipped, Activation::Squared] {
+                    let net = random_network_of(p.rules().piece_types, p.rules().geometry.cells(), 7, activation);
+                    assert!(net.fits(p.rules()));
+                    let (exact, float) = (net.evaluate(p), by_floats(&net, p));
+                    // Truncated once at the end (the squared units once
+                    // more, by a side): within a centipawn.
+                    assert!((exact as f64 - float).abs() <= 1.0, "{variant} {activation:?} {}: {exact} against {float}", p.fen());
+                }
+            });
+        }
+    }
+}
+
+/// One accumulator carried along random games, which make and unmake
+/// moves, jump back to their start and meet a second network, gives
+/// at every step what summing afresh gives.
+#[test]
+fn the_accumulator_follows_the_pieces_through_games() {
+    let mut state = 5u64;
+    let mut below = move |n: usize| {
+        state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        (state >> 33) as usize % n
+    };
+    let mut compared = 0;
+    for variant in ["standard", "perfect", "onedim", "beyond"] {
+        let rules = AnyRules::by_name(variant).unwrap();
+        protean_rules::with_position!(&rules.start(), start => {
+            let (kinds, cells) = (start.rules().piece_types, start.rules().geometry.cells());
+            let nets = [random_network(kinds, cells, 1), random_network(kinds, cells, 2)];
+            let mut accumulator = Accumulator::new(kinds);
+            for _game in 0..4 {
+                let mut pos = start.clone();
+                for _ply in 0..60 {
+                    let mut moves = protean_rules::MoveList::new();
+                    pos.legal_moves(&mut moves);
+                    if moves.is_empty() {
+                        break;
+                    }
+                    if below(5) == 0 && pos.last_move().is_some() {
+                        pos.unmake();
+                    } else {
+                        pos.make(moves[below(moves.len())]);
+                    }
+                    let net = &nets[usize::from(below(8) == 0)];
+                    assert_eq!(net.evaluate_from(&pos, &mut accumulator), net.evaluate(&pos), "{variant}: {}", pos.fen());
+                    compared += 1;
+                }
+            }
+        });
+    }
+    assert!(compared >= 600, "{compared}");
+}
+
+#[test]
+fn a_position_and_its_colour_swapped_mirror_evaluate_alike() {
+    let rules = AnyRules::by_name("standard").unwrap();
+    let net = random_network(6, 64, 11);
+    let a = rules.from_fen("r3k2r/pp1n1ppp/2p1b3/q7/3P4/2N2N2/PP3PPP/R2QK2R w KQkq - 2 12").unwrap();
+    let b = rules.from_fen("r2qk2r/pp3ppp/2n2n2/3p4/Q7/2P1B3/PP1N1PPP/R3K2R b KQkq - 2 12").unwrap();
+    let eval = |pos: &protean_rules::AnyPosition| protean_rules::with_position!(pos, p => net.evaluate(p));
+    assert_eq!(eval(&a), eval(&b));
+    assert_ne!(eval(&a), eval(&rules.start()));
+}
+
+#[test]
+fn a_file_reads_back_the_same_and_a_bad_one_is_named() {
+    let net = random_network(6, 64, 3);
+    let bytes = net.to_bytes();
+    assert_eq!(Network::from_bytes(&bytes).unwrap(), net);
+    let short = Network::from_bytes(&bytes[..bytes.len() - 1]).unwrap_err();
+    assert!(short.0.contains("ends"), "{short}");
+    let mut long = bytes.clone();
+    long.push(0);
+    assert!(Network::from_bytes(&long).unwrap_err().0.contains("1 bytes after"));
+    assert!(Network::from_bytes(b"PRTNNUE0").unwrap_err().0.contains("PRTNNUE3"));
+    let mut wide = bytes.clone();
+    wide[16..20].copy_from_slice(&256u32.to_le_bytes());
+    assert!(Network::from_bytes(&wide).unwrap_err().0.contains("256 units"));
+    let mut on_top = bytes.clone();
+    on_top[20] = 1;
+    assert!(Network::from_bytes(&on_top).unwrap().on_top);
+    on_top[20] = 2;
+    assert!(Network::from_bytes(&on_top).unwrap_err().0.contains("2 where 0"));
+    let mut squared = bytes.clone();
+    squared[24] = 1;
+    assert_eq!(Network::from_bytes(&squared).unwrap().activation, Activation::Squared);
+    squared[24] = 2;
+    assert!(Network::from_bytes(&squared).unwrap_err().0.contains("activation 2"));
+    let mut scaled = bytes.clone();
+    scaled[28..32].copy_from_slice(&64u32.to_le_bytes());
+    assert_eq!(Network::from_bytes(&scaled).unwrap(), at_scale(&net, 64));
+    for bad in [0, QB + 1] {
+        scaled[28..32].copy_from_slice(&(bad as u32).to_le_bytes());
+        let e = Network::from_bytes(&scaled).unwrap_err().0;
+        assert!(e.contains(&format!("output scale of {bad}")), "{e}");
+    }
+    // The output's weights reach 120 here: beyond twice a scale of 59.
+    scaled[28..32].copy_from_slice(&59u32.to_le_bytes());
+    assert!(Network::from_bytes(&scaled).unwrap_err().0.contains("beyond twice the output scale (59)"));
+    // The earlier forms: no output scale word, their scale 64; the
+    // first without an activation word either, its units clipped.
+    let mut second = b"PRTNNUE2".to_vec();
+    second.extend(&bytes[8..28]);
+    second.extend(&bytes[32..]);
+    assert_eq!(Network::from_bytes(&second).unwrap(), at_scale(&net, 64));
+    let mut first = b"PRTNNUE1".to_vec();
+    first.extend(&bytes[8..24]);
+    first.extend(&bytes[32..]);
+    assert_eq!(Network::from_bytes(&first).unwrap(), at_scale(&net, 64));
+    // A network of 6 kinds on 64 cells fits standard chess, not Perfect Chess.
+    let rules = AnyRules::by_name("perfect").unwrap();
+    protean_rules::with_position!(&rules.start(), p => assert!(!net.fits(p.rules())));
+}
+
+#[test]
+fn every_built_in_network_reads_and_fits_its_variant() {
+    for (name, bytes) in BUILT_IN {
+        let net = Network::from_bytes(bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let rules = AnyRules::by_name(name).unwrap();
+        protean_rules::with_position!(&rules.start(), p => {
+            assert!(net.fits(p.rules()), "{name}");
+            assert!(built_in(p.rules()).is_some());
+        });
+    }
+}
