@@ -27,7 +27,7 @@
 //! the same arguments and seed.
 
 use clap::Args;
-use protean_arena::book::read_positions;
+use protean_arena::read_positions;
 use protean_arena::self_play::{self, End, SelfPlay, AHEAD_CP};
 use protean_rules::{AnyPosition, AnyRules};
 use protean_search::skill::Random;

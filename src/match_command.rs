@@ -15,10 +15,8 @@
 //! on (with `-recover` a crashed engine is restarted; without, it forfeits
 //! its remaining games).
 
-use protean_arena::adjudication::{Adjudication, DrawRule, ResignRule};
-use protean_arena::book::{read_openings, Opening};
-use protean_arena::engine_process::{parse_tc, Proto, SearchLimit};
 use protean_arena::tournament::{run_match, EngineSpec, MatchConfig, Sprt};
+use protean_arena::{parse_tc, read_openings, Adjudication, DrawRule, Opening, Proto, ResignRule, SearchLimit};
 use protean_rules::AnyRules;
 
 fn key_values<'a>(words: &'a [String], what: &str) -> Result<Vec<(&'a str, &'a str)>, String> {

@@ -4,10 +4,9 @@
 //! `protean_arena::team_game` plays the game.
 
 use clap::Args;
-use protean_arena::engine_process::parse_tc;
-use protean_arena::strategist::Lookahead;
 use protean_arena::team_game::{self, TeamGame};
-use protean_arena::TimeControl;
+use protean_arena::{parse_tc, Lookahead, TimeControl};
+use protean_rules::team::BOARD_COUNTS;
 use std::io::BufRead;
 use std::path::PathBuf;
 use std::sync::mpsc;
@@ -72,7 +71,7 @@ impl From<LookaheadArg> for Lookahead {
 }
 
 pub fn run(args: &PerplexichessArgs) -> Result<(), String> {
-    if ![3, 5, 7].contains(&args.boards) {
+    if !BOARD_COUNTS.contains(&args.boards) {
         return Err(format!("--boards is 3, 5 or 7, not {}", args.boards));
     }
     let clock = match parse_tc(&args.tc)? {

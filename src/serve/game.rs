@@ -8,11 +8,10 @@
 
 use super::messages::{self, GameSpec, Player, ServerMessage, Strength};
 use super::view;
-use protean_arena::ending::side_name;
-use protean_arena::referee::{Computed, PgnHeader, Words};
-use protean_arena::strategist::{self, Lookahead, Strategist};
 use protean_arena::team_game::{self, board_referee};
-use protean_arena::{Adjudication, Clock, Forfeit, Referee, TimeControl};
+use protean_arena::{side_name, Adjudication, BoardView, Clock, Forfeit, Lookahead, PgnHeader, Referee, Strategist};
+use protean_arena::{TimeControl, Words};
+use protean_rules::team::{Transfer, BOARD_COUNTS};
 use protean_rules::{AnyPosition, AnyRules, Color, Move};
 use protean_search::{AfterMove, Engine, Limits, Listener, Report, Score};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender};
@@ -91,7 +90,7 @@ struct EngineStrategist {
     /// Moves on any board before its next look.
     moves_to_wait: usize,
     /// Its last transfer, which it never undoes.
-    last: Option<strategist::Transfer>,
+    last: Option<Transfer>,
 }
 
 pub struct Game {
@@ -231,7 +230,7 @@ impl Table {
             round: index + 1,
             players: self.players.map(name),
             more_tags: Vec::new(),
-            computed_tags: Vec::<Computed>::new(),
+            computed_tags: Vec::new(),
             words: Words::Board,
             reason_comment: true,
         })
@@ -255,7 +254,7 @@ impl Game {
         let fen = spec.fen.as_deref().map(str::trim).filter(|f| !f.is_empty());
         let (tables, team) = if variant == "perplexichess" {
             let boards = spec.boards.unwrap_or(3);
-            if ![3, 5, 7].contains(&boards) {
+            if !BOARD_COUNTS.contains(&boards) {
                 return Err(format!("Perplexichess is played on 3, 5 or 7 boards, not {boards}"));
             }
             if fen.is_some() {
@@ -558,12 +557,12 @@ impl Game {
         if from >= boards || to >= boards || from == to {
             return Err(format!("boards are numbered 1 to {boards}; a transfer joins two different ones"));
         }
-        self.transfer(&strategist::Transfer { color, from, cell: cell.to_string(), to })
+        self.transfer(&Transfer { color, from, cell: cell.to_string(), to })
     }
 
     /// Carries out a transfer if the rules allow it: records it on both
     /// boards, and restarts their engines on the boards as they now are.
-    fn transfer(&mut self, t: &strategist::Transfer) -> Result<(), String> {
+    fn transfer(&mut self, t: &Transfer) -> Result<(), String> {
         if self.tables[t.to].over() {
             return Err(format!("board {} is over", t.to + 1));
         }
@@ -598,11 +597,8 @@ impl Game {
             if s.moves_to_wait > 0 {
                 continue;
             }
-            let views: Vec<strategist::BoardView> = self
-                .tables
-                .iter()
-                .map(|t| strategist::BoardView { position: t.position(), finished: t.over() })
-                .collect();
+            let views: Vec<BoardView> =
+                self.tables.iter().map(|t| BoardView { position: t.position(), finished: t.over() }).collect();
             let choice = s.strategist.choose(&views, s.last.as_ref());
             s.moves_to_wait = STRATEGIST_EVERY * boards;
             let Some(t) = choice else { continue };

@@ -13,20 +13,26 @@
 //! (`protean-search`, for self-play and the strategists); it knows no
 //! command line and no web page.
 
-pub mod adjudication;
-pub mod book;
-pub mod clock;
-pub mod ending;
-pub mod engine_process;
-pub mod match_stats;
-pub mod pgn;
-pub mod referee;
+mod adjudication;
+mod book;
+mod clock;
+mod ending;
+mod engine_process;
+mod match_stats;
+mod pgn;
+mod referee;
 pub mod self_play;
-pub mod strategist;
+mod strategist;
 pub mod team_game;
 pub mod tournament;
 
-pub use adjudication::Adjudication;
+pub use adjudication::{Adjudication, DecisiveRule, DrawRule, ResignRule};
+pub use book::{book_position, read_openings, read_positions, Opening};
 pub use clock::{Clock, TimeControl};
-pub use ending::{Ending, Forfeit, Reason};
-pub use referee::{play_out, Players, Referee};
+pub use ending::{side_name, Adjudicated, Ending, Forfeit, Reason};
+pub use engine_process::{parse_tc, EngineProcess, Failure, Proto, Reply, SearchLimit};
+pub use match_stats::{
+    elo_with_margin, first_engine_points, los, sprt_bounds, sprt_llr, white_points, Pentanomial, Tally,
+};
+pub use referee::{play_out, Computed, PgnHeader, Players, Referee, Words};
+pub use strategist::{BoardView, Lookahead, Strategist};

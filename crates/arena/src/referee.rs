@@ -184,7 +184,7 @@ impl Referee {
         let text = self.position.move_text(m);
         self.record_move(m, text, clock_before);
         if !in_time {
-            self.ending = Some(Ending::forfeit(mover, Forfeit::Time));
+            return self.forfeit(mover, Forfeit::Time);
         }
         self.ending.as_ref()
     }

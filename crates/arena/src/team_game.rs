@@ -66,7 +66,7 @@ pub fn board_referee(rules: &AnyRules, clock: Clock, max_plies: usize) -> Refere
 /// round on standard error and the boards' results on standard output.
 pub fn play(settings: &TeamGame, transfers_in: mpsc::Receiver<String>) -> Result<(), String> {
     if !team::BOARD_COUNTS.contains(&settings.boards) {
-        return Err(format!("--boards is 3, 5 or 7, not {}", settings.boards));
+        return Err(format!("a team game is played on 3, 5 or 7 boards, not {}", settings.boards));
     }
     let rules = AnyRules::by_name("flexichess").map_err(|e| e.to_string())?;
     let options = [("UCI_Variant".to_string(), "flexichess".to_string())];
