@@ -74,6 +74,15 @@ impl Referee {
         }
     }
 
+    /// The start position as the PGN writes it, where that is another
+    /// spelling of the same position (`protean perplexichess` writes the
+    /// variant's start FEN as the variant gives it, without Flexichess's
+    /// empty rule-change field).
+    pub fn with_start_fen(mut self, fen: &str) -> Referee {
+        self.start_fen = fen.to_string();
+        self
+    }
+
     /// Plays book moves (coordinate notation) before the players'.
     pub fn play_book(&mut self, moves: &[String]) -> Result<(), String> {
         for m in moves {

@@ -77,7 +77,8 @@ pub fn play(settings: &TeamGame, transfers_in: mpsc::Receiver<String>) -> Result
             EngineProcess::start(&settings.commands[1], Proto::Uci, &options)?,
         ];
         let clock = Clock::new([Some(settings.clock); 2]);
-        boards.push(Board { game: board_referee(&rules, clock, settings.max_plies), engines });
+        let game = board_referee(&rules, clock, settings.max_plies).with_start_fen(&rules.variant().start_fen);
+        boards.push(Board { game, engines });
     }
     let start = Instant::now();
     let mut transfers_made = 0;
