@@ -26,12 +26,12 @@
 //! centipawns (what a network is trained on besides the result). With one game at a time the file is the same for
 //! the same arguments and seed.
 
-use crate::match_command::book_position;
-use crate::match_stats::white_points;
 use clap::Args;
-use protean_rules::{AnyPosition, AnyRules, Color, Outcome};
+use protean_arena::read_positions;
+use protean_arena::self_play::{self, End, SelfPlay, AHEAD_CP};
+use protean_rules::{AnyPosition, AnyRules};
 use protean_search::skill::Random;
-use protean_search::{Engine, Limits, Options, Score};
+use protean_search::{Engine, Limits, Options};
 use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::{BufWriter, IsTerminal, Write};
@@ -42,12 +42,6 @@ use std::time::{Duration, Instant};
 
 /// Nodes per move when neither a depth nor a node count is given.
 const DEFAULT_NODES: u64 = 5_000;
-/// Adjudication: this many centipawns ahead ...
-const DECISIVE_CP: i32 = 1_000;
-/// ... for this many plies in a row.
-const DECISIVE_PLIES: u32 = 8;
-/// A draw by rule with a side this far ahead is counted apart.
-const AHEAD_CP: i32 = 300;
 
 #[derive(Args)]
 pub struct DatagenArgs {
@@ -99,7 +93,7 @@ pub fn run(args: &DatagenArgs) -> Result<(), String> {
         return Err("--concurrency must be at least 1".into());
     }
     let openings = match &args.book {
-        Some(path) => read_book(&rules, path)?,
+        Some(path) => read_positions(&rules, path)?,
         None => vec![rules.start()],
     };
     let file = File::create(&args.out).map_err(|e| format!("{}: {e}", args.out.display()))?;
@@ -108,6 +102,7 @@ pub fn run(args: &DatagenArgs) -> Result<(), String> {
         nodes: args.nodes.or(args.depth.is_none().then_some(DEFAULT_NODES)),
         ..Limits::default()
     };
+    let how = SelfPlay { limits, random_plies: args.random_plies, max_plies: args.max_plies };
     let out = Mutex::new(BufWriter::new(file));
     let progress = Progress::new(args.games);
     let next_game = AtomicU64::new(0);
@@ -115,7 +110,7 @@ pub fn run(args: &DatagenArgs) -> Result<(), String> {
     std::thread::scope(|scope| {
         for _ in 0..args.concurrency.min(args.games.max(1) as usize) {
             scope.spawn(|| {
-                if let Err(e) = play_games(args, &rules, &openings, &limits, &next_game, &out, &progress) {
+                if let Err(e) = play_games(args, &rules, &openings, &how, &next_game, &out, &progress) {
                     failure.lock().unwrap_or_else(|e| e.into_inner()).get_or_insert(e);
                     // The other workers stop taking games.
                     next_game.store(u64::MAX / 2, Ordering::SeqCst);
@@ -136,7 +131,7 @@ fn play_games(
     args: &DatagenArgs,
     rules: &AnyRules,
     openings: &[AnyPosition],
-    limits: &Limits,
+    how: &SelfPlay,
     next_game: &AtomicU64,
     out: &Mutex<BufWriter<File>>,
     progress: &Progress,
@@ -159,7 +154,7 @@ fn play_games(
         // games do not depend on which worker plays them (shifted so that
         // the generator's odd-making bit never merges two games).
         let mut random = Random::seeded((args.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ game) << 1);
-        let record = play_game(&mut engine, openings, limits, args, &mut random);
+        let record = self_play::play_game(&mut engine, openings, how, &mut random);
         let mut w = out.lock().unwrap_or_else(|e| e.into_inner());
         for (fen, white_cp) in &record.positions {
             writeln!(w, "{fen} [{:.1}] {white_cp}", record.white_points)
@@ -169,123 +164,6 @@ fn play_games(
         drop(w);
         progress.game_done(record.positions.len() as u64, record.end);
     }
-}
-
-/// What one game leaves: its quiet positions (FEN, and the search's
-/// score in White's centipawns), White's points and how it ended.
-struct GameRecord {
-    positions: Vec<(String, i32)>,
-    white_points: f64,
-    end: End,
-}
-
-/// How a game ended: the rule's name, `adjudicated` or `ply cap`, and for
-/// a draw by rule whether the last search saw a side `AHEAD_CP` or more
-/// ahead.
-#[derive(Clone, Copy)]
-struct End {
-    name: &'static str,
-    drawn_ahead: bool,
-}
-
-impl End {
-    const ADJUDICATED: End = End { name: "adjudicated", drawn_ahead: false };
-    const PLY_CAP: End = End { name: "ply cap", drawn_ahead: false };
-
-    fn by_rule(outcome: Outcome, last_white_cp: Option<i32>) -> End {
-        let drawn = !matches!(outcome, Outcome::Checkmate { .. });
-        End { name: outcome.reason(), drawn_ahead: drawn && last_white_cp.is_some_and(|cp| cp.abs() >= AHEAD_CP) }
-    }
-}
-
-fn play_game(
-    engine: &mut Engine,
-    openings: &[AnyPosition],
-    limits: &Limits,
-    args: &DatagenArgs,
-    random: &mut Random,
-) -> GameRecord {
-    // An opening that ends the game in its random plies is drawn again.
-    let mut pos = loop {
-        let mut pos = openings[random.below(openings.len() as u64) as usize].clone();
-        let mut ended = false;
-        for _ in 0..args.random_plies {
-            let moves = pos.legal_move_list();
-            if moves.is_empty() {
-                ended = true;
-                break;
-            }
-            pos.make(moves[random.below(moves.len() as u64) as usize]);
-        }
-        if !ended && pos.outcome().is_none() {
-            break pos;
-        }
-    };
-    engine.clear();
-    let mut positions = Vec::new();
-    // The side the last plies' scores put far ahead, and for how long.
-    let mut ahead: Option<(Color, u32)> = None;
-    let mut last_white_cp = None;
-    for _ in 0..args.max_plies {
-        if let Some(end) = pos.outcome() {
-            return GameRecord {
-                positions,
-                white_points: white_points(end.result()),
-                end: End::by_rule(end, last_white_cp),
-            };
-        }
-        engine.set_position(pos.clone());
-        let found = engine.search(limits.clone());
-        let Some(best) = found.best else { break };
-        let us = pos.side_to_move();
-        let white_cp = match found.score {
-            Some(Score::Centipawns(cp)) => Some(if us == Color::White { cp } else { -cp }),
-            _ => None,
-        };
-        last_white_cp = white_cp;
-        let quiet = !pos.in_check() && !best.is_capture() && best.promotion().is_none();
-        if let Some(cp) = white_cp.filter(|_| quiet) {
-            positions.push((pos.fen(), cp));
-        }
-        let leader = match found.score {
-            Some(Score::Mate(m)) => Some(if (m > 0) == (us == Color::White) { Color::White } else { Color::Black }),
-            Some(Score::Centipawns(_)) => {
-                white_cp.filter(|cp| cp.abs() >= DECISIVE_CP).map(|cp| if cp > 0 { Color::White } else { Color::Black })
-            }
-            None => None,
-        };
-        ahead = leader.map(|c| (c, ahead.filter(|a| a.0 == c).map_or(1, |a| a.1 + 1)));
-        if let Some((winner, plies)) = ahead {
-            if plies >= DECISIVE_PLIES {
-                return GameRecord {
-                    positions,
-                    white_points: if winner == Color::White { 1.0 } else { 0.0 },
-                    end: End::ADJUDICATED,
-                };
-            }
-        }
-        pos.make(best);
-    }
-    GameRecord { positions, white_points: 0.5, end: End::PLY_CAP }
-}
-
-/// The book's positions: a FEN a line (an EPD line's first four fields
-/// will do); blank lines and lines starting with `#` are passed over.
-fn read_book(rules: &AnyRules, path: &PathBuf) -> Result<Vec<AnyPosition>, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let mut positions = Vec::new();
-    for (n, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let (_, pos) = book_position(rules, line).map_err(|e| format!("{}: line {}: {e}", path.display(), n + 1))?;
-        positions.push(pos);
-    }
-    if positions.is_empty() {
-        return Err(format!("{}: no positions", path.display()));
-    }
-    Ok(positions)
 }
 
 /// Progress on standard error: a bar redrawn in place on a terminal, a

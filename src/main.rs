@@ -4,16 +4,12 @@
 mod bench_command;
 mod check_command;
 mod datagen_command;
-mod engine_process;
 mod epd_command;
 mod match_command;
-mod match_stats;
 mod perft_command;
 mod perplexichess_command;
-mod pgn;
 #[cfg(feature = "serve")]
 mod serve;
-mod strategist;
 mod train_network_command;
 mod tune_command;
 

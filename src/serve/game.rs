@@ -6,10 +6,12 @@
 //! requests interleave halfway, and a socket that closes mid-search only
 //! leaves the game's list of listeners.
 
-use super::messages::{self, Clock, GameSpec, Player, ServerMessage, Strength};
+use super::messages::{self, GameSpec, Player, ServerMessage, Strength};
 use super::view;
-use crate::perplexichess_command::{self as team_game, BoardResult};
-use crate::strategist::{self, Lookahead, Strategist};
+use protean_arena::team_game::{self, board_referee};
+use protean_arena::{side_name, Adjudication, BoardView, Clock, Forfeit, Lookahead, PgnHeader, Referee, Strategist};
+use protean_arena::{TimeControl, Words};
+use protean_rules::team::{Transfer, BOARD_COUNTS};
 use protean_rules::{AnyPosition, AnyRules, Color, Move};
 use protean_search::{AfterMove, Engine, Limits, Listener, Report, Score};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender};
@@ -62,34 +64,15 @@ pub enum Command {
     Snapshot(tokio::sync::oneshot::Sender<String>),
 }
 
-/// A move played, with the position before it (undo restores it, with
-/// the history of repetitions it keeps).
-struct Ply {
-    before: AnyPosition,
-    /// Where it stands in the record.
-    record_len: usize,
-    /// The clocks as they were before it.
-    clocks_left: Option<[Duration; 2]>,
-}
-
-struct Clocks {
-    left: [Duration; 2],
-    increment: Duration,
-    /// When the side to move's clock started running.
-    since: Instant,
-}
-
 /// One board: its players, position, record and clocks, and the engine
 /// that plays its engine sides.
 struct Table {
     players: [Player; 2],
-    start_fen: String,
-    position: AnyPosition,
-    plies: Vec<Ply>,
-    /// SAN moves, and transfers as `{comments}`.
-    record: Vec<String>,
-    result: Option<BoardResult>,
-    clocks: Option<Clocks>,
+    /// The board's game: position, record, clocks and result.
+    game: Referee,
+    /// Whether the game has clocks, and since when the side to move's runs.
+    timed: bool,
+    since: Instant,
     engine: Engine,
     /// The generation of the search playing this board's engine move.
     thinking: Option<u64>,
@@ -107,7 +90,7 @@ struct EngineStrategist {
     /// Moves on any board before its next look.
     moves_to_wait: usize,
     /// Its last transfer, which it never undoes.
-    last: Option<strategist::Transfer>,
+    last: Option<Transfer>,
 }
 
 pub struct Game {
@@ -139,29 +122,11 @@ const STRATEGIST_EVERY: usize = 1;
 const STRATEGIST_PAUSE: usize = 4;
 
 impl Table {
-    fn new(
-        players: [Player; 2],
-        position: AnyPosition,
-        clock: Option<&Clock>,
-        hash_mib: usize,
-    ) -> Result<Table, String> {
-        let mut engine = Engine::new(position.clone());
+    fn new(players: [Player; 2], game: Referee, hash_mib: usize) -> Result<Table, String> {
+        let mut engine = Engine::new(game.position().clone());
         engine.resize_hash(hash_mib)?;
-        Ok(Table {
-            players,
-            start_fen: position.fen(),
-            position,
-            plies: Vec::new(),
-            record: Vec::new(),
-            result: None,
-            clocks: clock.map(|c| Clocks {
-                left: [Duration::from_millis(c.base_ms); 2],
-                increment: Duration::from_millis(c.increment_ms),
-                since: Instant::now(),
-            }),
-            engine,
-            thinking: None,
-        })
+        let timed = Color::ALL.iter().any(|&c| game.clock().is_running_for(c));
+        Ok(Table { players, game, timed, since: Instant::now(), engine, thinking: None })
     }
 
     /// Ends the engine's search; a move it still reports is stale.
@@ -170,47 +135,38 @@ impl Table {
         self.engine.halt();
     }
 
+    fn position(&self) -> &AnyPosition {
+        self.game.position()
+    }
+
+    fn over(&self) -> bool {
+        self.game.ending().is_some()
+    }
+
     fn to_move(&self) -> Player {
-        self.players[self.position.side_to_move() as usize]
+        self.players[self.game.side_to_move() as usize]
     }
 
+    /// Plays a legal move, charged to the mover's clock (a move after its
+    /// flag fell still stands, the game lost on time).
     fn play(&mut self, m: Move) {
-        let mover = self.position.side_to_move();
-        let san = protean_rules::with_position!(&mut self.position, p => p.san(m));
-        self.plies.push(Ply {
-            before: self.position.clone(),
-            record_len: self.record.len(),
-            clocks_left: self.clocks.as_ref().map(|c| c.left),
-        });
-        self.record.push(san);
-        self.position.make(m);
-        if let Some(c) = &mut self.clocks {
-            let used = c.since.elapsed();
-            let left = &mut c.left[mover as usize];
-            if used >= *left {
-                *left = Duration::ZERO;
-                self.result = Some(lost_on_time(mover));
-            } else {
-                *left = *left - used + c.increment;
-            }
-            c.since = Instant::now();
-        }
+        self.game.play(m, self.since.elapsed());
+        self.since = Instant::now();
     }
 
-    fn check_over(&mut self, max_plies: Option<usize>) {
-        if self.result.is_none() {
-            if let Some(o) = self.position.outcome() {
-                self.result = Some(BoardResult::from_outcome(o));
-            } else if max_plies.is_some_and(|n| self.plies.len() >= n) {
-                self.result = Some(BoardResult::Drawn("move limit".into()));
-            }
-        }
+    /// A side's time left now, the side to move's running down.
+    fn left(&self, side: Color) -> Option<Duration> {
+        let left = self.game.clock().left(side)?;
+        let running = !self.over() && self.game.side_to_move() == side;
+        Some(if running { left.saturating_sub(self.since.elapsed()) } else { left })
     }
 
     /// When the running clock shows zero, if one runs.
     fn flag_fall(&self) -> Option<Instant> {
-        let c = self.clocks.as_ref().filter(|_| self.result.is_none())?;
-        Some(c.since + c.left[self.position.side_to_move() as usize])
+        if self.over() {
+            return None;
+        }
+        Some(self.since + self.game.clock().left(self.game.side_to_move())?)
     }
 
     fn limits(&self, strength: Strength) -> Limits {
@@ -220,11 +176,9 @@ impl Table {
             Strength::Nodes(n) => limits.nodes = Some(n.max(1)),
             Strength::Movetime(ms) => limits.movetime = Some(Duration::from_millis(ms.max(1))),
         }
-        if let Some(c) = &self.clocks {
-            let stm = self.position.side_to_move() as usize;
-            limits.time =
-                [0, 1].map(|i| Some(if i == stm { c.left[i].saturating_sub(c.since.elapsed()) } else { c.left[i] }));
-            limits.increment = [c.increment; 2];
+        if self.timed {
+            limits.time = Color::ALL.map(|c| self.left(c));
+            limits.increment = Color::ALL.map(|c| self.game.clock().increment(c).unwrap_or_default());
             if matches!(strength, Strength::Movetime(_)) {
                 limits.movetime = None;
             }
@@ -233,40 +187,35 @@ impl Table {
     }
 
     fn view(&mut self, index: usize, analysing: bool) -> messages::BoardStateView {
-        let (legal, rule_changes) =
-            if self.result.is_none() { view::legal_moves(&mut self.position) } else { (Vec::new(), Vec::new()) };
-        let stm = self.position.side_to_move();
-        let running = self.result.is_none().then_some(stm);
-        let clocks = self.clocks.as_ref().map(|c| {
-            let left = Color::ALL.map(|side| {
-                if running == Some(side) {
-                    c.left[side as usize].saturating_sub(c.since.elapsed())
-                } else {
-                    c.left[side as usize]
-                }
-            });
+        let over = self.over();
+        let mut position = self.game.position().clone();
+        let (legal, rule_changes) = if !over { view::legal_moves(&mut position) } else { (Vec::new(), Vec::new()) };
+        let stm = position.side_to_move();
+        let running = (!over).then_some(stm);
+        let clocks = self.timed.then(|| {
+            let left = Color::ALL.map(|side| self.left(side).unwrap_or_default());
             messages::ClocksView {
                 white_ms: left[0].as_millis() as u64,
                 black_ms: left[1].as_millis() as u64,
-                running: running.map(team_game::side_name),
+                running: running.map(side_name),
             }
         });
         messages::BoardStateView {
             board_number: index,
             players: messages::PlayersView { white: self.players[0], black: self.players[1] },
-            fen: self.position.fen(),
-            board: view::board(&self.position),
-            side_to_move: team_game::side_name(stm),
+            fen: position.fen(),
+            board: view::board(&position),
+            side_to_move: side_name(stm),
             legal: view::by_origin(legal),
             rule_changes,
-            piece_rules: view::piece_rules(&self.position),
-            last_move: view::last_move_cells(&self.position),
-            check: view::checked_king(&self.position),
-            moves: self.record.clone(),
+            piece_rules: view::piece_rules(&position),
+            last_move: view::last_move_cells(&position),
+            check: view::checked_king(&position),
+            moves: self.game.record().to_vec(),
             result: self
-                .result
-                .as_ref()
-                .map(|r| messages::ResultView { result: r.pgn().into(), reason: r.reason().into() }),
+                .game
+                .ending()
+                .map(|e| messages::ResultView { result: e.result().into(), reason: e.board_reason() }),
             clocks,
             thinking: self.thinking.is_some(),
             analysing,
@@ -276,25 +225,22 @@ impl Table {
 
     fn pgn(&self, index: usize) -> String {
         let name = |p: Player| if p == Player::Engine { "Protean" } else { "Player" };
-        let variant = self.position.variant();
-        let record = crate::pgn::Record {
+        self.game.pgn(PgnHeader {
             event: "protean serve",
             round: index + 1,
             players: self.players.map(name),
-            result: self.result.as_ref().map_or("*", BoardResult::pgn),
-            variant: &variant.name,
-            start_fen: &self.start_fen,
-            standard_start: self.start_fen == variant.start_fen,
             more_tags: Vec::new(),
-            moves: &self.record,
-            closing_comment: self.result.as_ref().map(BoardResult::reason),
-        };
-        record.text()
+            computed_tags: Vec::new(),
+            words: Words::Board,
+            reason_comment: true,
+        })
     }
 }
 
-fn lost_on_time(c: Color) -> BoardResult {
-    BoardResult::Won(!c, format!("{} lost on time", team_game::side_name(c)))
+/// The clocks of a board: both sides the page's time control, if any.
+fn clock(control: Option<&messages::Clock>) -> Clock {
+    let control = control.map(|c| TimeControl::from_ms((0, c.base_ms, c.increment_ms)));
+    Clock::new([control; 2])
 }
 
 fn error(game: u64, message: String) -> ServerMessage {
@@ -308,7 +254,7 @@ impl Game {
         let fen = spec.fen.as_deref().map(str::trim).filter(|f| !f.is_empty());
         let (tables, team) = if variant == "perplexichess" {
             let boards = spec.boards.unwrap_or(3);
-            if ![3, 5, 7].contains(&boards) {
+            if !BOARD_COUNTS.contains(&boards) {
                 return Err(format!("Perplexichess is played on 3, 5 or 7 boards, not {boards}"));
             }
             if fen.is_some() {
@@ -329,7 +275,8 @@ impl Game {
                         players[Color::from(color) as usize] = Player::Human;
                     }
                 }
-                tables.push(Table::new(players, rules.start(), spec.clock.as_ref(), TEAM_BOARD_HASH_MIB)?);
+                let game = board_referee(&rules, clock(spec.clock.as_ref()), TEAM_MAX_PLIES);
+                tables.push(Table::new(players, game, TEAM_BOARD_HASH_MIB)?);
             }
             let human = match seat {
                 messages::Seat::Strategist { color } => Some(Color::from(color)),
@@ -337,7 +284,7 @@ impl Game {
             };
             let strategists = Color::ALL.map(|c| {
                 (human != Some(c)).then(|| EngineStrategist {
-                    strategist: Strategist::new(c, Lookahead::OnePly, &tables[0].position),
+                    strategist: Strategist::new(c, Lookahead::OnePly, tables[0].position()),
                     moves_to_wait: STRATEGIST_EVERY * boards,
                     last: None,
                 })
@@ -353,7 +300,9 @@ impl Game {
                 Some(fen) => rules.from_fen(fen).map_err(|e| format!("bad FEN: {e}"))?,
                 None => rules.start(),
             };
-            (vec![Table::new(spec.players, position, spec.clock.as_ref(), GAME_HASH_MIB)?], None)
+            let standard_start = position.fen() == rules.variant().start_fen;
+            let game = Referee::new(position, standard_start, clock(spec.clock.as_ref()), Adjudication::default());
+            (vec![Table::new(spec.players, game, GAME_HASH_MIB)?], None)
         };
         Ok(Game {
             id,
@@ -377,7 +326,7 @@ impl Game {
     /// Referees until the last listener leaves.
     pub fn run(mut self, commands: Receiver<Command>) {
         for board in 0..self.tables.len() {
-            self.tables[board].check_over(None);
+            self.tables[board].game.judge();
             self.start_engine_if_its_turn(board);
         }
         loop {
@@ -440,7 +389,7 @@ impl Game {
                 if table.thinking == Some(generation) {
                     table.thinking = None;
                     match best {
-                        Some(m) if table.result.is_none() => {
+                        Some(m) if !table.over() => {
                             table.play(m);
                             self.after_move(board);
                         }
@@ -468,21 +417,20 @@ impl Game {
 
     fn human_move(&mut self, board: usize, text: &str) -> Result<(), String> {
         let table = self.table(board)?;
-        if let Some(result) = &table.result {
-            return Err(format!("the game is over ({})", result.pgn()));
+        if let Some(end) = table.game.ending() {
+            return Err(format!("the game is over ({})", end.result()));
         }
         if table.to_move() != Player::Human {
             return Err("it is the engine's turn".into());
         }
-        let m = table.position.parse_move(text.trim()).map_err(|e| e.to_string())?;
+        let m = table.game.position().clone().parse_move(text.trim()).map_err(|e| e.to_string())?;
         self.stop_analysis();
         self.tables[board].play(m);
         Ok(())
     }
 
     fn after_move(&mut self, board: usize) {
-        let max_plies = self.team.is_some().then_some(TEAM_MAX_PLIES);
-        self.tables[board].check_over(max_plies);
+        self.tables[board].game.judge();
         self.board_ended(board);
         self.start_engine_if_its_turn(board);
         self.strategists_look();
@@ -493,19 +441,16 @@ impl Game {
     /// transfers (as in `protean perplexichess`).
     fn board_ended(&mut self, board: usize) {
         let table = &mut self.tables[board];
-        if self.team.is_some() && table.result.is_some() && table.position.piece_counts().iter().sum::<u32>() > 0 {
+        if self.team.is_some() && table.over() && table.position().piece_counts().iter().sum::<u32>() > 0 {
             table.stop_search();
-            table.position.remove_kings();
+            table.game.remove_kings();
         }
     }
 
     fn time_out(&mut self, board: usize) {
         let table = &mut self.tables[board];
-        let mover = table.position.side_to_move();
-        if let Some(c) = &mut table.clocks {
-            c.left[mover as usize] = Duration::ZERO;
-        }
-        table.result = Some(lost_on_time(mover));
+        let mover = table.game.side_to_move();
+        table.game.forfeit(mover, Forfeit::Time);
         table.stop_search();
         if self.analysing.is_some_and(|(b, _)| b == board) {
             self.stop_analysis();
@@ -526,27 +471,19 @@ impl Game {
         }
         let mut back = 0;
         loop {
-            let Some(i) = table.plies.len().checked_sub(back + 1) else {
+            let Some(i) = table.game.plies().checked_sub(back + 1) else {
                 return Err("no move to undo".into());
             };
             back += 1;
-            if table.players[table.plies[i].before.side_to_move() as usize] == Player::Human {
+            if table.players[table.game.mover(i) as usize] == Player::Human {
                 break;
             }
         }
         self.stop_analysis();
         let table = &mut self.tables[board];
         table.stop_search();
-        let keep = table.plies.len() - back;
-        let ply = &table.plies[keep];
-        table.position = ply.before.clone();
-        table.record.truncate(ply.record_len);
-        if let (Some(c), Some(left)) = (&mut table.clocks, ply.clocks_left) {
-            c.left = left;
-            c.since = Instant::now();
-        }
-        table.plies.truncate(keep);
-        table.result = None;
+        table.game.take_back(back);
+        table.since = Instant::now();
         Ok(())
     }
 
@@ -562,7 +499,7 @@ impl Game {
         if table.thinking.is_some() {
             return Err("the engine is thinking about its move".into());
         }
-        if table.position.legal_move_list().is_empty() {
+        if table.position().clone().legal_move_list().is_empty() {
             return Err("no legal move to analyse".into());
         }
         self.stop_analysis();
@@ -579,7 +516,7 @@ impl Game {
 
     fn start_engine_if_its_turn(&mut self, board: usize) {
         let table = &self.tables[board];
-        if table.result.is_some() || table.thinking.is_some() || table.to_move() != Player::Engine {
+        if table.over() || table.thinking.is_some() || table.to_move() != Player::Engine {
             return;
         }
         let limits = table.limits(self.strength);
@@ -607,7 +544,7 @@ impl Game {
             }),
         };
         let table = &mut self.tables[board];
-        table.engine.set_position(table.position.clone());
+        table.engine.set_position(table.position().clone());
         table.engine.go(limits, listener);
         generation
     }
@@ -620,26 +557,24 @@ impl Game {
         if from >= boards || to >= boards || from == to {
             return Err(format!("boards are numbered 1 to {boards}; a transfer joins two different ones"));
         }
-        self.transfer(&strategist::Transfer { color, from, cell: cell.to_string(), to })
+        self.transfer(&Transfer { color, from, cell: cell.to_string(), to })
     }
 
     /// Carries out a transfer if the rules allow it: records it on both
     /// boards, and restarts their engines on the boards as they now are.
-    fn transfer(&mut self, t: &strategist::Transfer) -> Result<(), String> {
-        if self.tables[t.to].result.is_some() {
+    fn transfer(&mut self, t: &Transfer) -> Result<(), String> {
+        if self.tables[t.to].over() {
             return Err(format!("board {} is over", t.to + 1));
         }
         let [a, b] = self
             .tables
             .get_disjoint_mut([t.from, t.to])
             .map_err(|e| format!("boards {} and {}: {e}", t.from + 1, t.to + 1))?;
-        let (_, [out, into]) = team_game::transfer_between(&mut a.position, &mut b.position, t, "")?;
-        a.record.push(out);
-        b.record.push(into);
+        team_game::transfer_between(&mut a.game, &mut b.game, t, "")?;
         for board in [t.from, t.to] {
             let table = &mut self.tables[board];
             table.stop_search();
-            table.check_over(None);
+            table.game.judge();
             self.board_ended(board);
             self.start_engine_if_its_turn(board);
         }
@@ -650,7 +585,7 @@ impl Game {
     /// transfer), makes the transfer it finds worth making; White's is
     /// made before Black's looks, as in `protean perplexichess`.
     fn strategists_look(&mut self) {
-        if self.team.is_none() || self.tables.iter().all(|t| t.result.is_some()) {
+        if self.team.is_none() || self.tables.iter().all(Table::over) {
             return;
         }
         let boards = self.tables.len();
@@ -662,11 +597,8 @@ impl Game {
             if s.moves_to_wait > 0 {
                 continue;
             }
-            let views: Vec<strategist::BoardView> = self
-                .tables
-                .iter()
-                .map(|t| strategist::BoardView { position: &t.position, finished: t.result.is_some() })
-                .collect();
+            let views: Vec<BoardView> =
+                self.tables.iter().map(|t| BoardView { position: t.position(), finished: t.over() }).collect();
             let choice = s.strategist.choose(&views, s.last.as_ref());
             s.moves_to_wait = STRATEGIST_EVERY * boards;
             let Some(t) = choice else { continue };
@@ -721,8 +653,8 @@ impl Game {
 /// Perplexichess: when every board has ended, the team that won more
 /// boards wins (as `protean perplexichess` judges).
 fn team_result(tables: &[Table]) -> Option<String> {
-    let results: Option<Vec<BoardResult>> = tables.iter().map(|t| t.result.clone()).collect();
-    let (won, verdict) = team_game::team_result(&results?);
+    let winners: Option<Vec<Option<Color>>> = tables.iter().map(|t| t.game.ending().map(|e| e.winner)).collect();
+    let (won, verdict) = team_game::team_verdict(&winners?);
     Some(format!("{verdict} (boards won: White {}, Black {})", won[0], won[1]))
 }
 

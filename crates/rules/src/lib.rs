@@ -29,6 +29,7 @@ pub mod rider_reach;
 pub mod rule_change_state;
 pub mod step_sets;
 pub mod tables;
+pub mod team;
 pub mod tile_state;
 pub mod tiles;
 pub mod transfer;

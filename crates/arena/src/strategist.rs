@@ -11,6 +11,7 @@
 //! other: it takes a piece to where it stands well for one ply and cannot
 //! see it trapped, forked or walked into a mating net a move later.
 
+pub use protean_rules::team::Transfer;
 use protean_rules::{AnyPosition, Color};
 use protean_search::{Engine, Limits, Options, Score};
 use std::time::Duration;
@@ -27,7 +28,7 @@ const SEARCH_NODES: u64 = 20_000;
 const HASH_MIB: usize = 8;
 
 /// How far the strategist looks before it transfers.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Lookahead {
     /// Every transfer judged by a one-ply search of both boards.
     OnePly,
@@ -39,15 +40,6 @@ pub enum Lookahead {
 pub struct BoardView<'a> {
     pub position: &'a AnyPosition,
     pub finished: bool,
-}
-
-/// A transfer: which board the piece leaves, its cell, which board it joins.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Transfer {
-    pub color: Color,
-    pub from: usize,
-    pub cell: String,
-    pub to: usize,
 }
 
 /// A team's strategist, with its own search kept across the game.
