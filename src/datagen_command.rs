@@ -27,6 +27,7 @@
 //! the same arguments and seed.
 
 use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
 use protean_arena::read_positions;
 use protean_arena::self_play::{self, End, SelfPlay, AHEAD_CP};
 use protean_rules::{AnyPosition, AnyRules};
@@ -34,11 +35,11 @@ use protean_search::skill::Random;
 use protean_search::{Engine, Limits, Options};
 use std::collections::BTreeMap;
 use std::fs::File;
-use std::io::{BufWriter, IsTerminal, Write};
+use std::io::{BufWriter, Write};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Nodes per move when neither a depth nor a node count is given.
 const DEFAULT_NODES: u64 = 5_000;
@@ -157,7 +158,7 @@ fn play_games(
         let record = self_play::play_game(&mut engine, openings, how, &mut random);
         let mut w = out.lock().unwrap_or_else(|e| e.into_inner());
         for (fen, white_cp) in &record.positions {
-            writeln!(w, "{fen} [{:.1}] {white_cp}", record.white_points)
+            writeln!(w, "{}", protean_train::format_record(fen, record.white_points, *white_cp))
                 .map_err(|e| format!("{}: {e}", args.out.display()))?;
         }
         w.flush().map_err(|e| format!("{}: {e}", args.out.display()))?;
@@ -166,30 +167,29 @@ fn play_games(
     }
 }
 
-/// Progress on standard error: a bar redrawn in place on a terminal, a
-/// line every tenth of the games elsewhere (a log, a test); at the end,
-/// how the games ended.
+/// Progress on standard error: on a terminal an `indicatif` bar with the
+/// time left; elsewhere (a log, a test) a line every tenth of the games;
+/// at the end, how the games ended.
 struct Progress {
-    total: u64,
+    bar: ProgressBar,
     games: AtomicU64,
     positions: AtomicU64,
     /// By how the games ended: how many, and how many of them were drawn
     /// with a side far ahead.
     ends: Mutex<BTreeMap<&'static str, [u64; 2]>>,
-    start: Instant,
-    terminal: bool,
 }
 
 impl Progress {
     fn new(total: u64) -> Progress {
-        Progress {
-            total,
-            games: AtomicU64::new(0),
-            positions: AtomicU64::new(0),
-            ends: Mutex::new(BTreeMap::new()),
-            start: Instant::now(),
-            terminal: std::io::stderr().is_terminal(),
-        }
+        // Hidden by indicatif itself where standard error is no terminal.
+        let bar = ProgressBar::new(total);
+        bar.set_style(
+            ProgressStyle::with_template("[{bar:30}] {pos}/{len} games, {msg} positions, {elapsed}, about {eta} left")
+                .expect("a valid template")
+                .progress_chars("#-"),
+        );
+        bar.set_message("0");
+        Progress { bar, games: AtomicU64::new(0), positions: AtomicU64::new(0), ends: Mutex::new(BTreeMap::new()) }
     }
 
     fn game_done(&self, positions: u64, end: End) {
@@ -200,36 +200,20 @@ impl Progress {
         drop(ends);
         let games = self.games.fetch_add(1, Ordering::SeqCst) + 1;
         let positions = self.positions.fetch_add(positions, Ordering::SeqCst) + positions;
-        let step = (self.total / 10).max(1);
-        if self.terminal || games.is_multiple_of(step) || games == self.total {
-            let line = self.line(games, positions);
-            if self.terminal {
-                eprint!("\r{line}");
-            } else {
-                eprintln!("{line}");
-            }
+        self.bar.set_message(positions.to_string());
+        self.bar.inc(1);
+        let total = self.bar.length().unwrap_or(games);
+        if self.bar.is_hidden() && (games.is_multiple_of((total / 10).max(1)) || games == total) {
+            eprintln!(
+                "{games}/{total} games, {positions} positions, {:.0} s, about {:.0} s left",
+                self.bar.elapsed().as_secs_f64(),
+                self.bar.eta().as_secs_f64()
+            );
         }
-    }
-
-    fn line(&self, games: u64, positions: u64) -> String {
-        const WIDTH: u64 = 30;
-        let filled = (games * WIDTH / self.total.max(1)) as usize;
-        let secs = self.start.elapsed().as_secs_f64();
-        let left = if games > 0 { secs / games as f64 * (self.total - games) as f64 } else { 0.0 };
-        format!(
-            "[{}{}] {games}/{} games, {positions} positions, {:.0} s, about {:.0} s left",
-            "#".repeat(filled),
-            "-".repeat(WIDTH as usize - filled),
-            self.total,
-            secs,
-            left
-        )
     }
 
     fn finish(&self) {
-        if self.terminal {
-            eprintln!();
-        }
+        self.bar.finish();
         eprintln!("{} games, {} positions", self.games.load(Ordering::SeqCst), self.positions.load(Ordering::SeqCst));
         let ends = self.ends.lock().unwrap_or_else(|e| e.into_inner());
         eprintln!("ended: {}", ends_summary(&ends));
