@@ -331,7 +331,7 @@ fn vampirc_uci_drops_variant_moves() {
         UciMessage::Position { moves, .. } => Some(moves.len()),
         _ => None,
     });
-    assert_ne!(moves, Some(3), "vampirc-uci now keeps all three moves: revisit the README's note");
+    assert_ne!(moves, Some(3), "vampirc-uci now keeps all three moves: revisit docs/protocols.md's note");
     // Protean refuses the line instead of dropping a move.
     let mut s = session();
     s.send("position startpos moves e2e4 i8i9 e7e5");

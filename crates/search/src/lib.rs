@@ -193,16 +193,18 @@ impl Default for Options {
     }
 }
 
-/// How turns with a tile shift are searched unless asked otherwise; the
-/// README gives the measurement that chose it.
+/// How turns with a tile shift are searched unless asked otherwise;
+/// docs/results.md ("Search design measured") gives the measurement that
+/// chose it.
 pub const SPLIT_TURNS_BY_DEFAULT: bool = true;
 
 /// Whether a variant's network evaluates unless asked otherwise (`Use
-/// NNUE`); the README gives the measurement that chose it.
+/// NNUE`); docs/results.md ("Gates", "Networks") gives the measurements
+/// that chose it.
 pub const USE_NETWORK_BY_DEFAULT: bool = true;
 
-/// The contempt unless asked otherwise; the README gives the measurement
-/// that chose it.
+/// The contempt unless asked otherwise; docs/results.md ("Against earlier
+/// Protean builds") gives the measurement that chose it.
 pub const CONTEMPT_BY_DEFAULT: i32 = 0;
 
 /// A score as protocols print it.

@@ -19,7 +19,7 @@ pub const MAX_LEVEL: f64 = 20.0;
 pub const LINES: usize = 4;
 
 /// Elo per level, measured against Stockfish 15.1's own `UCI_Elo` levels
-/// with `benches/calibrate-skill` (the README's calibration table has the
+/// with `benches/calibrate-skill` (docs/results.md, "Skill levels", has the
 /// games and intervals): (level, Elo), rising. Level 12 measured the same
 /// as level 10 and is left out; level 14 is the weighted mean of its two
 /// runs. Levels 0-2 lie far below Stockfish's lowest level (their bridges

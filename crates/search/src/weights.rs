@@ -3,8 +3,8 @@
 //!
 //! Every term is a weight times a feature the evaluation counts (pieces
 //! of a kind, cells a piece reaches, how far a pawn has come), so the
-//! evaluation is linear in its weights and `texel` can fit them to game
-//! results. A variant's fitted weights are a text file in
+//! evaluation is linear in its weights and `texel` (in `protean-train`)
+//! can fit them to game results. A variant's fitted weights are a text file in
 //! `crates/search/weights/`, named after the variant and built into the
 //! binary; the code names no variant. A weight a file leaves out, and
 //! every weight of a variant without a file, is the default below: piece

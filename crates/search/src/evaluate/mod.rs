@@ -6,7 +6,8 @@
 //! otherwise piece values from how a piece moves, its Betza legs, and
 //! positional weights set by hand), so any variant, and any rule change,
 //! is evaluated sanely. The terms go to a [`Terms`] sink: search sums them
-//! with their weights, the tuner (`texel`) records the features.
+//! with their weights, the tuner (`protean_train`'s `texel`) records the
+//! features.
 //! Terms: material, centrality, pawn advancement and structure (doubled,
 //! isolated, passed), what stands before a passed pawn (a blocker, the
 //! kings' distances), mobility, outposts, how far up the board each kind

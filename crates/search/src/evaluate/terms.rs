@@ -1,7 +1,7 @@
 //! The terms: every feature of a position the evaluation weighs, for
 //! each side, written once and sent to a [`Terms`] sink, so that the
-//! search's sum ([`Summed`]) and the tuner's record of features (`texel`)
-//! can never disagree on what a term counts.
+//! search's sum ([`Summed`]) and the tuner's record of features
+//! (`protean_train`'s `texel`) can never disagree on what a term counts.
 
 use super::tables::EvalTables;
 use super::ONE;
