@@ -15,7 +15,8 @@ impl<B: Bitboard> Position<B> {
             self.legal_turns(out, MoveSet::All, true);
         } else {
             self.legal_piece_moves(out, MoveSet::All);
-            self.legal_redefinitions(out);
+            let has_piece_move = !out.is_empty();
+            self.legal_redefinitions_beside(out, has_piece_move);
         }
     }
 
@@ -29,25 +30,20 @@ impl<B: Bitboard> Position<B> {
         }
         let pieces = self.count_legal_piece_moves(scratch);
         scratch.clear();
-        self.legal_redefinitions(scratch);
+        self.legal_redefinitions_beside(scratch, pieces > 0);
         pieces + scratch.len()
     }
 
     /// Legal captures and promotions (for quiescence search); in check,
-    /// every legal move, since all evasions must be looked at. Where tiles
-    /// move, each comes with one tile shift, not every one.
+    /// every legal move, since all evasions must be looked at (piece moves
+    /// only: a rule change never answers a check). Where tiles move, each
+    /// comes with one tile shift, not every one.
     pub fn legal_captures(&mut self, out: &mut MoveList) {
         let set = if self.in_check() { MoveSet::All } else { MoveSet::Noisy };
         if self.tiles_move() {
             self.legal_turns(out, set, false);
         } else {
             self.legal_piece_moves(out, set);
-            if set == MoveSet::All && out.is_empty() {
-                // In check with no piece to answer it, a rule change may
-                // still do (only then: a change may check back, and in
-                // quiescence that would branch without end).
-                self.legal_redefinitions(out);
-            }
         }
     }
 
@@ -61,7 +57,8 @@ impl<B: Bitboard> Position<B> {
         } else {
             self.legal_piece_moves(out, set);
             if !captures_only {
-                self.legal_redefinitions(out);
+                let has_piece_move = !out.is_empty();
+                self.legal_redefinitions_beside(out, has_piece_move);
             }
         }
     }

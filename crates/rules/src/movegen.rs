@@ -368,6 +368,22 @@ impl<B: Bitboard> Position<B> {
         safe + scratch.len()
     }
 
+    /// Whether the side to move has a legal piece move (Flexichess: a side
+    /// with none is mated or stalemated, whatever rule changes would be
+    /// open to it). The pieces that cannot expose the king are counted
+    /// from their target sets, which nearly always settles it; only when
+    /// they have no move are the rest generated and tested.
+    pub fn has_legal_piece_move(&mut self) -> bool {
+        let safety = self.king_safety();
+        let suspects = self.suspects(&safety);
+        if self.count_piece_moves(self.pieces(self.side_to_move()) & !suspects) > 0 {
+            return true;
+        }
+        let mut scratch = MoveList::default();
+        self.legal_piece_moves_with(&mut scratch, MoveSet::All, &safety);
+        !scratch.is_empty()
+    }
+
     /// Our pieces whose moves may expose the king: the king and the pieces
     /// that may be pinned, or all of them in check.
     fn suspects(&self, safety: &KingSafety<B>) -> B {

@@ -20,22 +20,38 @@ impl<B: Bitboard> Position<B> {
         }
     }
 
-    /// Legal rule changes for the side to move: every catalogue movement,
+    /// Legal rule changes for the side to move (RULINGS.md, Flexichess 5):
+    /// none in check, which only a piece move answers, and none for a side
+    /// with no legal piece move, which is mated or stalemated whatever
+    /// changes would be open to it. Otherwise every catalogue movement,
     /// for every kind but the king, that the kind does not already have
     /// and after which the mover's king is not attacked: no enemy piece of
     /// that kind attacks it under the new movement (the change applies to
-    /// both colours), and no piece of another kind gives check. Tested by
-    /// walking the new movement from the enemy pieces, so that no rule
-    /// set is compiled for a change that search may never play.
-    pub fn legal_redefinitions(&self, out: &mut MoveList) {
-        let rules = self.rules();
-        if rules.variant.redefinitions.is_empty() {
+    /// both colours). A change may give check, or mate.
+    pub fn legal_redefinitions(&mut self, out: &mut MoveList) {
+        if self.rules().variant.redefinitions.is_empty() || self.in_check() || !self.has_legal_piece_move() {
             return;
         }
-        let checkers = self.checkers();
+        self.push_redefinitions(out);
+    }
+
+    /// `legal_redefinitions` for a caller that has just listed the legal
+    /// piece moves and knows whether there were any.
+    pub(crate) fn legal_redefinitions_beside(&mut self, out: &mut MoveList, has_piece_move: bool) {
+        if has_piece_move && !self.rules().variant.redefinitions.is_empty() && !self.in_check() {
+            self.push_redefinitions(out);
+        }
+    }
+
+    /// Every change the catalogue offers that is not a no-op and leaves the
+    /// mover's king safe. Tested by walking the new movement from the
+    /// enemy pieces, so that no rule set is compiled for a change that
+    /// search may never play.
+    fn push_redefinitions(&self, out: &mut MoveList) {
+        let rules = self.rules();
         for kind in 0..rules.piece_types {
             for i in 0..rules.variant.redefinitions.len() {
-                if self.redefinition_allowed(kind, i, checkers) {
+                if self.redefinition_allowed(kind, i) {
                     out.push(Move::new(kind, i, MoveKind::Redefine));
                 }
             }
@@ -44,20 +60,13 @@ impl<B: Bitboard> Position<B> {
 
     /// Whether the side to move may make `kind` move as entry `i` of the
     /// catalogue (a legal rule change).
-    pub(crate) fn may_redefine(&self, kind: usize, i: usize) -> bool {
-        self.redefinition_allowed(kind, i, self.checkers())
+    pub(crate) fn may_redefine(&mut self, kind: usize, i: usize) -> bool {
+        self.redefinition_allowed(kind, i) && !self.in_check() && self.has_legal_piece_move()
     }
 
-    fn checkers(&self) -> B {
-        let us = self.side_to_move();
-        self.king(us).map_or(B::EMPTY, |k| self.attackers_to(k, self.occupied()) & self.pieces(!us))
-    }
-
-    fn redefinition_allowed(&self, kind: usize, i: usize, checkers: B) -> bool {
+    fn redefinition_allowed(&self, kind: usize, i: usize) -> bool {
         let rules = self.rules();
-        // In check, only a change of the checking pieces' kind can help.
         rules.redefinable[kind * rules.catalogue.len() + i]
-            && (checkers & !self.kind_bb(kind)).is_empty()
             && !self.would_attack_king(kind, &rules.catalogue[i], !self.side_to_move())
     }
 

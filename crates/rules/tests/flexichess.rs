@@ -1,7 +1,8 @@
-//! Flexichess: rule changes as moves (RULINGS.md, Flexichess 1-4).
+//! Flexichess: rule changes as moves (RULINGS.md, Flexichess 1-5).
 
 use protean_rules::variant::Role;
-use protean_rules::{AnyPosition, AnyRules};
+use protean_rules::{AnyPosition, AnyRules, Color, Outcome};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 mod parallel;
 
@@ -30,10 +31,20 @@ fn own_movement(letter: char, betza: &str) -> bool {
 /// The changes the rules allow, found the slow way: each catalogue
 /// movement written into the FEN, kept if the mover's king is then safe
 /// and the piece did not already move so.
+/// A side in check, or with no legal piece move, has none (Flexichess 5):
+/// in check is told by the same position with the other side to move,
+/// which the FEN parser refuses when the side not to move is attacked.
 fn changes_played_out(pos: &AnyPosition) -> Vec<String> {
     let fen = pos.fen();
     let fields: Vec<&str> = fen.split(' ').collect();
     let mut out = Vec::new();
+    let other = if fields[1] == "w" { "b" } else { "w" };
+    let flipped = format!("{} {other} {} - {} {} {}", fields[0], fields[2], fields[4], fields[5], fields[6]);
+    let in_check = flexi().from_fen(&flipped).is_err();
+    let has_piece_move = pos.clone().legal_moves().iter().any(|m| !m.contains('='));
+    if in_check || !has_piece_move {
+        return out;
+    }
     for letter in ['P', 'N', 'B', 'R', 'Q'] {
         for betza in &catalogue(letter == 'P') {
             let current: Vec<&str> = if fields[6] == "-" { Vec::new() } else { fields[6].split(',').collect() };
@@ -46,7 +57,6 @@ fn changes_played_out(pos: &AnyPosition) -> Vec<String> {
             // The same position with the change made and the other side
             // to move: the FEN parser refuses it if the side not to move
             // (the mover) is in check.
-            let other = if fields[1] == "w" { "b" } else { "w" };
             let field = if rules.is_empty() { "-".to_string() } else { rules.join(",") };
             let changed = format!("{} {other} {} - {} {} {field}", fields[0], fields[2], fields[4], fields[5]);
             let mover_safe = flexi().from_fen(&changed).is_ok();
@@ -118,6 +128,59 @@ fn a_change_may_not_expose_the_movers_king() {
 }
 
 #[test]
+fn a_check_is_answered_by_a_piece_move_only() {
+    // The rook on e2 checks the king on e1. Redefining rooks (R=W, R=F,
+    // ...) would have parried it; a check is answered by a piece move.
+    let mut pos = flexi().from_fen("4k3/8/8/8/8/8/4r3/4K2N w - - 0 1 -").unwrap();
+    assert!(pos.in_check());
+    assert_eq!(changes(&mut pos), Vec::<String>::new());
+    assert_eq!(changes_played_out(&pos), Vec::<String>::new());
+    for parry in ["R=W", "R=F", "N=R", "P=fmW"] {
+        assert!(pos.play(parry).is_err(), "{parry} accepted in check");
+    }
+    assert!(pos.legal_moves().contains(&"e1e2".to_string()));
+    // Out of check, the same side may change rules again.
+    pos.play("e1e2").unwrap();
+    pos.play("e8d8").unwrap();
+    assert!(!changes(&mut pos).is_empty());
+}
+
+#[test]
+fn a_rule_change_may_give_checkmate() {
+    // N=R turns the knight on e8 into a rook along the eighth rank: check,
+    // and Black, whose own rule changes no longer parry it, is mated. No
+    // piece move of White's mates here.
+    let start = flexi().from_fen("4N2k/6pp/8/8/8/8/8/K7 w - - 0 1 -").unwrap();
+    for m in start.clone().legal_moves() {
+        let mut after = start.clone();
+        after.play(&m).unwrap();
+        let mated = after.outcome() == Some(Outcome::Checkmate { winner: Color::White });
+        assert_eq!(mated, ["N=R", "N=Q", "N=RN", "N=QN"].contains(&m.as_str()), "{m}");
+    }
+    let mut pos = start.clone();
+    pos.play("N=R").unwrap();
+    assert!(pos.in_check());
+    assert_eq!(pos.legal_moves(), Vec::<String>::new());
+}
+
+#[test]
+fn stalemate_counts_piece_moves_only() {
+    // White's king and pawn have no move and White is not in check; rule
+    // changes (P=..., N=...) would be open, but the game is stalemated.
+    let mut pos = flexi().from_fen("4k3/8/8/8/8/p7/P1q5/K7 w - - 0 1 -").unwrap();
+    assert!(!pos.in_check());
+    assert_eq!(pos.legal_moves(), Vec::<String>::new());
+    assert_eq!(pos.outcome(), Some(Outcome::Stalemate));
+    assert_eq!(pos.perft(1), 0);
+    assert!(pos.play("P=fmWfcF").is_err());
+    // The same position with Black's queen a file further has a king move
+    // and so every rule change besides.
+    let mut free = flexi().from_fen("4k3/8/8/8/8/p7/P2q4/K7 w - - 0 1 -").unwrap();
+    assert!(changes(&mut free).len() > 40);
+    assert_eq!(changes(&mut free), changes_played_out(&free));
+}
+
+#[test]
 fn rule_changes_agree_with_playing_them_out() {
     // Through the tree of two plies from the start and from a middle
     // game with changed rules, the changes offered are exactly those that
@@ -127,6 +190,7 @@ fn rule_changes_agree_with_playing_them_out() {
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 -",
         "r1bqk2r/ppp2ppp/2n2n2/3pp3/1b1PP3/2N2N2/PPP2PPP/R1BQKB1R w KQkq - 0 5 B=NN,N=K",
         "4k3/4r3/8/8/8/8/3N4/4K3 w - - 0 30 R=W",
+        "4k3/8/8/8/8/8/4r3/4K2N w - - 0 1 -",
     ] {
         let pos = flexi().from_fen(fen).unwrap();
         for first in pos.clone().legal_moves().into_iter().take(40) {
@@ -139,6 +203,63 @@ fn rule_changes_agree_with_playing_them_out() {
     parallel::for_each(&positions, |(name, pos)| {
         assert_eq!(changes(&mut pos.clone()), changes_played_out(pos), "{name}")
     });
+}
+
+/// Perft with the rule changes found the slow way (`changes_played_out`)
+/// and only the piece moves taken from the generator.
+fn perft_played_out(pos: &AnyPosition, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let mut moves: Vec<String> = pos.clone().legal_moves().into_iter().filter(|m| !m.contains('=')).collect();
+    moves.extend(changes_played_out(pos));
+    if depth == 1 {
+        return moves.len() as u64;
+    }
+    moves
+        .iter()
+        .map(|m| {
+            let mut child = pos.clone();
+            child.play(m).unwrap();
+            perft_played_out(&child, depth - 1)
+        })
+        .sum()
+}
+
+#[test]
+fn perft_agrees_with_rule_changes_played_out() {
+    // Two plies from the start, and from positions where a rule change
+    // checks or mates at once (a knight that becomes a rook on the eighth
+    // rank) or a check stands (a rook whose check the old rules let be
+    // parried). The children are shared out over the cores: every rule
+    // change played out compiles a rule set.
+    let positions: Vec<AnyPosition> = [
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 -",
+        "4N2k/6pp/8/8/8/8/8/K7 w - - 0 1 -",
+        "4k3/8/8/8/8/8/4r3/4K2N w - - 0 1 -",
+        "r1bqk2r/ppp2ppp/2n2n2/3pp3/1b1PP3/2N2N2/PPP2PPP/R1BQKB1R w KQkq - 0 5 B=NN,N=K",
+    ]
+    .iter()
+    .map(|fen| flexi().from_fen(fen).unwrap())
+    .collect();
+    let children: Vec<(usize, AnyPosition)> = positions
+        .iter()
+        .enumerate()
+        .flat_map(|(i, pos)| {
+            pos.clone().legal_moves().into_iter().map(move |m| {
+                let mut child = pos.clone();
+                child.play(&m).unwrap();
+                (i, child)
+            })
+        })
+        .collect();
+    let slow: Vec<AtomicU64> = positions.iter().map(|_| AtomicU64::new(0)).collect();
+    parallel::for_each(&children, |(i, child)| {
+        slow[*i].fetch_add(perft_played_out(child, 1), Ordering::Relaxed);
+    });
+    for (pos, slow) in positions.iter().zip(&slow) {
+        assert_eq!(pos.clone().perft(2), slow.load(Ordering::Relaxed), "{}", pos.fen());
+    }
 }
 
 #[test]

@@ -8,7 +8,7 @@
 use super::{Worker, INFINITY, MATE, MAX_PLY};
 use crate::move_picker::{capture_loses, order_score, Exchange};
 use crate::see::see_at_least;
-use protean_rules::{Bitboard, MoveKind, MoveList};
+use protean_rules::{Bitboard, MoveList};
 
 impl<B: Bitboard> Worker<'_, B> {
     pub(super) fn quiescence(&mut self, mut alpha: i32, beta: i32, ply: usize) -> i32 {
@@ -36,14 +36,6 @@ impl<B: Bitboard> Worker<'_, B> {
         if moves.is_empty() {
             self.data.stack[ply].moves = moves;
             return if in_check { -MATE + ply as i32 } else { stand_pat };
-        }
-        // In check with only rule changes to answer it (Flexichess): each
-        // change may check back, and a line of them never ends (it ran to
-        // the ply cap after `e2e4 N=NN`). Not mate, not quiet: the static
-        // score stands, and the main search looks at such lines properly.
-        if in_check && moves.iter().all(|m| m.kind == MoveKind::Redefine) {
-            self.data.stack[ply].moves = moves;
-            return self.evaluate(&t);
         }
         let mut order = std::mem::take(&mut self.data.stack[ply].ordered);
         order.clear();
