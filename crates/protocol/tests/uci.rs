@@ -223,6 +223,21 @@ fn finds_mate_and_reports_it() {
 }
 
 #[test]
+fn finds_a_mate_that_only_a_rule_change_gives() {
+    // Flexichess: the knight on e8 made a rook (or a queen, chancellor,
+    // amazon) mates along the eighth rank, and a check is answered by a
+    // piece move only (RULINGS.md, Flexichess 5); no piece move mates.
+    let mut s = session();
+    s.send("setoption name UCI_Variant value flexichess");
+    s.send("position fen 4N2k/6pp/8/8/8/8/8/K7 w - - 0 1 -");
+    s.send("go depth 3");
+    let best = s.wait_for("bestmove", Duration::from_secs(30));
+    let best = best.split_whitespace().nth(1).unwrap_or_default().to_string();
+    assert!(["N=R", "N=Q", "N=RN", "N=QN"].contains(&best.as_str()), "{}", s.text());
+    assert!(s.text().contains("score mate 1"), "{}", s.text());
+}
+
+#[test]
 fn multipv_gives_distinct_lines() {
     let mut s = session();
     s.send("setoption name MultiPV value 3");
