@@ -1,8 +1,14 @@
 #!/usr/bin/env python3
 """Writes an EPD opening book (make_book.py [--chess960 | --perfect |
---variant V] N OUT): positions after a few random legal plies from the
-start (or from a random Chess960 start), kept when a search scores them
-within 60 centipawns, so that games from them are balanced. A line is
+--variant V] [--unbalanced] N OUT): positions after a few random legal
+plies from the start (or from a random Chess960 start), kept when a
+search scores them within 60 centipawns, so that games from them are
+balanced. With --unbalanced they are kept when one side is ahead by 100
+to 200 centipawns instead: in a drawish game (Flexichess,
+One-dimensional chess) a match from balanced positions is mostly draws
+and measures little, so engine testers play unbalanced positions in
+pairs, colours swapped (`protean match -repeat`), and count who converts
+the advantage more often. A line is
 an EPD (four fields) where that is the whole position, else a whole FEN.
 
 Standard chess and Chess960: moves from python-chess, scores from
@@ -22,13 +28,16 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 # A book position is kept when a search scores it within this many
-# centipawns.
+# centipawns (a window that `--unbalanced` moves to UNBALANCED).
 MAX_CP = 60
+UNBALANCED = (100, 200)
+WINDOW = (0, MAX_CP)
 
 
 def balanced(score):
-    """Whether a score from `Protean.score` keeps its position in a book."""
-    return score is not None and score[0] == "cp" and abs(score[1]) <= MAX_CP
+    """Whether a score from `Protean.score` keeps its position in a book:
+    within the window (by default, within MAX_CP of level)."""
+    return score is not None and score[0] == "cp" and WINDOW[0] <= abs(score[1]) <= WINDOW[1]
 
 
 class Protean:
@@ -150,8 +159,12 @@ def main():
     ap.add_argument("--protean", default=str(ROOT / "target" / "release" / "protean"))
     ap.add_argument("--plies", type=int, default=8)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--unbalanced", action="store_true", help="keep positions one side leads by 100-200 cp")
     ap.add_argument("--stockfish", default=shutil.which("stockfish") or "/usr/games/stockfish")
     a = ap.parse_args()
+    if a.unbalanced:
+        global WINDOW
+        WINDOW = UNBALANCED
     rng = random.Random(a.seed)
     if a.perfect or a.variant:
         book = perfect_book(a, rng) if a.perfect else protean_book(a, rng)
@@ -172,7 +185,7 @@ def main():
             if board.is_game_over() or board.epd() in seen:
                 continue
             score = sf.analyse(board, chess.engine.Limit(depth=10))["score"].white()
-            if score.is_mate() or abs(score.score()) > MAX_CP:
+            if score.is_mate() or not balanced(("cp", score.score())):
                 continue
             seen.add(board.epd())
             book.append(board.epd())
