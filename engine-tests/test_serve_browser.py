@@ -220,6 +220,23 @@ def test_flexichess_rule_change_then_a_move_with_the_changed_piece(page, server)
     shot(page, "flexichess")
 
 
+def test_flexichess_in_check_the_rule_panel_says_why_it_is_closed(page, server):
+    # The rook on e2 checks White's king: rule changes would parry it, but
+    # a check is answered by a piece move only (RULINGS.md, Flexichess 5).
+    game = start(page, "flexichess", fen="4k3/pppp4/8/8/8/8/4r3/4K2N w - - 0 1 -")
+    page.wait_for_selector("#rules:not([hidden])")
+    page.wait_for_selector("#rules-closed:not([hidden])")
+    assert "piece move" in page.inner_text("#rules-closed")
+    assert page.is_disabled("#change") and page.is_disabled("#change-typed")
+    state = server_state(server, game)
+    assert state["rule_changes"] == [] and state["rule_changes_closed"]
+    # Out of check the panel opens again.
+    state = move(page, server, game, ["e1", "e2"], 1)
+    assert state["rule_changes"] and state["rule_changes_closed"] is None
+    page.wait_for_selector("#rules-closed", state="hidden")
+    assert not page.is_disabled("#change")
+
+
 def test_analysis_and_undo_against_the_engine(page, server):
     game = start(page, "standard", "human", "engine", strength=("nodes", 3000))
     move(page, server, game, ["e2", "e4"], 1)

@@ -209,6 +209,7 @@ impl Table {
             legal: view::by_origin(legal),
             rule_changes,
             piece_rules: view::piece_rules(&position),
+            rule_changes_closed: if over { None } else { view::rule_changes_closed(&position) },
             last_move: view::last_move_cells(&position),
             check: view::checked_king(&position),
             moves: self.game.record().to_vec(),

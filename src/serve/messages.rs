@@ -175,6 +175,8 @@ pub struct BoardStateView {
     pub legal: BTreeMap<String, Vec<MoveView>>,
     pub rule_changes: Vec<RuleChangeView>,
     pub piece_rules: Vec<PieceRuleView>,
+    /// Why no rule change is open now (in check), where rules change.
+    pub rule_changes_closed: Option<&'static str>,
     /// The cells of the last move (and its tile shift), to highlight.
     pub last_move: Vec<String>,
     /// The king in check, if any.

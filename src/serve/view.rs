@@ -139,6 +139,16 @@ pub fn piece_rules(position: &AnyPosition) -> Vec<PieceRuleView> {
     })
 }
 
+/// Why the side to move may make no rule change in a variant whose rules
+/// change, for the page to say beside its closed rule panel: in check,
+/// only a piece move answers (RULINGS.md, Flexichess 5).
+pub fn rule_changes_closed(position: &AnyPosition) -> Option<&'static str> {
+    with_position!(position, p => {
+        (!p.rules().variant.redefinitions.is_empty() && p.in_check())
+            .then_some("In check: only a piece move answers a check, never a rule change.")
+    })
+}
+
 /// The cell of the side to move's king when it is in check.
 pub fn checked_king(position: &AnyPosition) -> Option<String> {
     with_position!(position, p => {

@@ -184,9 +184,11 @@ function showMoves(b) {
 function showRules(b) {
   const panel = $("rules");
   const changes = b.rule_changes;
-  const rulesChange = changes.length > 0 || b.piece_rules.some((r) => r.changed);
+  const rulesChange = changes.length > 0 || b.piece_rules.some((r) => r.changed) || b.rule_changes_closed;
   panel.hidden = !rulesChange;
   if (!rulesChange) return;
+  $("rules-closed").hidden = !b.rule_changes_closed;
+  $("rules-closed").textContent = b.rule_changes_closed || "";
   const body = $("rules-table").tBodies[0];
   body.innerHTML = "";
   for (const r of b.piece_rules) {
