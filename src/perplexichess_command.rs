@@ -38,14 +38,14 @@ pub struct PerplexichessArgs {
     /// Turn off Protean's strategists (only standard input transfers).
     #[arg(long)]
     no_strategists: bool,
-    /// How White's strategist looks: `one-ply` (every transfer by a
-    /// one-ply search of both boards) or `search` (the few best of those
-    /// searched again, both boards, 20,000 nodes each; not yet shown to
-    /// win more, so not the default).
-    #[arg(long, value_enum, default_value_t = LookaheadArg::OnePly)]
+    /// How White's strategist looks: `search` (every transfer screened by
+    /// a one-ply search of both boards, the few best searched again, both
+    /// boards, 20,000 nodes each; it won more team games and boards) or
+    /// `one-ply` (the screen alone).
+    #[arg(long, value_enum, default_value_t = LookaheadArg::Search)]
     white_strategist: LookaheadArg,
     /// How Black's strategist looks (as `--white-strategist`).
-    #[arg(long, value_enum, default_value_t = LookaheadArg::OnePly)]
+    #[arg(long, value_enum, default_value_t = LookaheadArg::Search)]
     black_strategist: LookaheadArg,
     /// Plies after which a board still going is drawn.
     #[arg(long, default_value_t = 400)]

@@ -285,7 +285,7 @@ impl Game {
             };
             let strategists = Color::ALL.map(|c| {
                 (human != Some(c)).then(|| EngineStrategist {
-                    strategist: Strategist::new(c, Lookahead::OnePly, tables[0].position()),
+                    strategist: Strategist::new(c, Lookahead::Search, tables[0].position()),
                     moves_to_wait: STRATEGIST_EVERY * boards,
                     last: None,
                 })

@@ -6,10 +6,11 @@
 //! many to search each well between two moves. So the strategist screens
 //! them all with a one-ply search (with quiescence) of both boards, then
 //! searches the few most promising again, both boards and a few thousand
-//! nodes each, and judges by that. The screen alone is the first
-//! strategist (`Lookahead::OnePly`), kept to weigh the two against each
-//! other: it takes a piece to where it stands well for one ply and cannot
-//! see it trapped, forked or walked into a mating net a move later.
+//! nodes each, and judges by that (`Lookahead::Search`, the default). The
+//! screen alone is the first strategist (`Lookahead::OnePly`), kept to
+//! weigh the two against each other: it takes a piece to where it stands
+//! well for one ply and cannot see it trapped, forked or walked into a
+//! mating net a move later.
 
 pub use protean_rules::team::Transfer;
 use protean_rules::{AnyPosition, Color};
