@@ -36,8 +36,9 @@ impl<B: Bitboard> Position<B> {
     }
 
     /// `legal_redefinitions` for a caller that has just listed the legal
-    /// piece moves and knows whether there were any.
-    pub(crate) fn legal_redefinitions_beside(&mut self, out: &mut MoveList, has_piece_move: bool) {
+    /// piece moves and knows whether there were any (so it need not look
+    /// again: a staged search generates rule changes at every node).
+    pub fn legal_redefinitions_beside(&mut self, out: &mut MoveList, has_piece_move: bool) {
         if has_piece_move && !self.rules().variant.redefinitions.is_empty() && !self.in_check() {
             self.push_redefinitions(out);
         }

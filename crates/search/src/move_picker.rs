@@ -239,7 +239,13 @@ impl<B: Bitboard> MovePicker<B> {
                 Stage::GenerateQuiets => {
                     let safety = *self.safety(pos);
                     pos.legal_piece_moves_with(&mut self.quiets, MoveSet::Quiet, &safety);
-                    pos.legal_redefinitions(&mut self.quiets);
+                    // A quiet piece move just listed settles that the side
+                    // has one, which rule changes need; else the rules look.
+                    if self.quiets.is_empty() {
+                        pos.legal_redefinitions(&mut self.quiets);
+                    } else {
+                        pos.legal_redefinitions_beside(&mut self.quiets, true);
+                    }
                     let skip = [self.hash_move, self.killers_yielded[0], self.killers_yielded[1]];
                     let mut i = 0;
                     while i < self.quiets.len() {
