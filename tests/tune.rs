@@ -73,7 +73,7 @@ fn every_variant_fits_a_file_the_evaluation_reads() {
         assert_ne!(read, zero, "{variant}: the file gives weights");
         // Thirty steps of at most about one centipawn each from the
         // starting weights: the fit moved, and not wildly.
-        let start = Weights::parse(Weights::built_in(&v.name).unwrap_or(""), &v, zero).unwrap();
+        let start = Weights::parse(Weights::built_in(&v).unwrap_or(""), &v, zero).unwrap();
         let moved = read.terms.iter().zip(&start.terms).filter(|(a, b)| a != b).count();
         assert!(moved > 0, "{variant}: nothing was fitted");
         let squares_moved = layout.square_terms().filter(|&i| read.terms[i] != start.terms[i]).count();

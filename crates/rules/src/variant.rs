@@ -240,6 +240,28 @@ impl Variant {
     pub fn royal(&self) -> Option<usize> {
         self.pieces.iter().position(|p| p.role == Role::Royal)
     }
+
+    /// Whether a position of this variant is, to an evaluation, a
+    /// position of `other`: the same board, the same pieces (letters,
+    /// movements and roles, whatever their names), the same promotion,
+    /// and the same systems of rules (moving tiles, rule changes, the
+    /// king's swap). The start, castling and draw rules may differ:
+    /// Chess960 evaluates as standard chess, and so does a user's file
+    /// that renames it.
+    pub fn evaluates_as(&self, other: &Variant) -> bool {
+        let same_pieces = self.pieces.len() == other.pieces.len()
+            && self
+                .pieces
+                .iter()
+                .zip(&other.pieces)
+                .all(|(a, b)| a.letter == b.letter && a.betza == b.betza && a.paths == b.paths && a.role == b.role);
+        self.geometry == other.geometry
+            && same_pieces
+            && self.promotion == other.promotion
+            && self.tiles == other.tiles
+            && self.redefinitions == other.redefinitions
+            && self.king_swaps_with == other.king_swaps_with
+    }
 }
 
 #[cfg(test)]

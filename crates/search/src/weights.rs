@@ -382,6 +382,22 @@ pub const MAX_WEIGHT: i32 = 10_000;
 /// The weight files built into the binary, by variant name.
 const BUILT_IN: &[(&str, &str)] = include!(concat!(env!("OUT_DIR"), "/weight_files.rs"));
 
+/// Of `files` (fitted files by the name of the built-in variant they were
+/// fitted for), the one of `variant`'s own name, else the first whose
+/// variant `variant` evaluates as (`Variant::evaluates_as`: the same
+/// board, pieces and rule systems, another start or castling): what was
+/// learnt of a game holds for its other setups and for a file that only
+/// renames it.
+pub fn fitted_for<T: Copy>(files: &[(&str, T)], variant: &Variant) -> Option<T> {
+    let own = files.iter().find(|(name, _)| *name == variant.name);
+    own.or_else(|| {
+        files.iter().find(|(name, _)| {
+            protean_rules::variants::by_name(name).is_some_and(|fitted| variant.evaluates_as(&fitted))
+        })
+    })
+    .map(|&(_, file)| file)
+}
+
 impl Weights {
     /// The hand-set weights, with `kinds` giving each kind's role and
     /// material value; no piece-square weights (`squares` of them per
@@ -408,9 +424,11 @@ impl Weights {
         [value, Score::new(4, 4), centre, Score::new(0, 0)]
     }
 
-    /// The built-in file of a variant, if it has one.
-    pub fn built_in(variant_name: &str) -> Option<&'static str> {
-        BUILT_IN.iter().find(|(name, _)| *name == variant_name).map(|(_, text)| *text)
+    /// The built-in file of a variant, if one fits it: its own, else that
+    /// of a built-in variant it evaluates as (Chess960 takes standard
+    /// chess's; see [`fitted_for`]).
+    pub fn built_in(variant: &Variant) -> Option<&'static str> {
+        fitted_for(BUILT_IN, variant)
     }
 
     /// `base` with the weights a file gives changed; `variant` names the

@@ -63,7 +63,7 @@ pub enum TuneProgress {
 pub fn tune(rules: &AnyRules, tuning: &Tuning, progress: impl FnMut(TuneProgress)) -> Result<Fit, String> {
     let start_text = match &tuning.start {
         Some(path) => std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?,
-        None => Weights::built_in(&rules.variant().name).unwrap_or("").to_string(),
+        None => Weights::built_in(rules.variant()).unwrap_or("").to_string(),
     };
     match rules {
         AnyRules::Small(r) => tune_on(r, tuning, &start_text, progress),

@@ -81,7 +81,7 @@ const THREAT_MARGIN: i32 = 50;
 
 /// The weights file built in for `rules`' variant (none: the defaults).
 fn built_in_weights<B: Bitboard>(rules: &Rules<B>) -> &'static str {
-    Weights::built_in(&rules.variant.name).unwrap_or("")
+    Weights::built_in(&rules.variant).unwrap_or("")
 }
 
 impl<B: Bitboard> EvalTables<B> {

@@ -335,8 +335,9 @@ impl<B: Bitboard> Accumulator<B> {
 /// The networks built into the binary, by variant (`networks/<variant>.nnue`).
 const BUILT_IN: &[(&str, &[u8])] = include!(concat!(env!("OUT_DIR"), "/network_files.rs"));
 
-/// The built-in network of `rules`' variant, if it has one that fits its
-/// board and pieces. Read once per process.
+/// The built-in network of `rules`' variant, or of a variant it evaluates
+/// as (`weights::fitted_for`: Chess960 takes standard chess's), if one
+/// fits its board and pieces. Read once per process.
 pub fn built_in<B: Bitboard>(rules: &Rules<B>) -> Option<&'static Network> {
     static READ: std::sync::LazyLock<Vec<(&'static str, Network)>> = std::sync::LazyLock::new(|| {
         BUILT_IN
@@ -346,7 +347,8 @@ pub fn built_in<B: Bitboard>(rules: &Rules<B>) -> Option<&'static Network> {
             })
             .collect()
     });
-    READ.iter().find(|(name, _)| *name == rules.variant.name).map(|(_, net)| net).filter(|net| net.fits(rules))
+    let networks: Vec<(&str, &'static Network)> = READ.iter().map(|(name, net)| (*name, net)).collect();
+    crate::weights::fitted_for(&networks, &rules.variant).filter(|net| net.fits(rules))
 }
 
 #[cfg(test)]

@@ -211,3 +211,26 @@ fn every_built_in_network_reads_and_fits_its_variant() {
         });
     }
 }
+
+#[test]
+fn a_variant_takes_the_fitted_files_of_the_game_it_evaluates_as() {
+    // Chess960 and a user's file that only renames chess evaluate with
+    // standard chess's network and weights; a file that changes a piece,
+    // and Flexichess (whose rules change), with neither.
+    protean_rules::variants::load("[renamedchess:chess]\n\n[nightchess:chess]\nknight = -\ncustomPiece1 = n:NN\n")
+        .expect("the test's variants load");
+    let files = |name: &str| {
+        let rules = AnyRules::by_name(name).unwrap();
+        protean_rules::with_position!(&rules.start(), p => (
+            built_in(p.rules()).map(|net| net as *const Network),
+            crate::weights::Weights::built_in(&p.rules().variant),
+        ))
+    };
+    let standard = files("standard");
+    assert!(standard.0.is_some() && standard.1.is_some());
+    assert_eq!(files("chess960"), standard);
+    assert_eq!(files("renamedchess"), standard);
+    assert_eq!(files("nightchess"), (None, None));
+    assert_eq!(files("flexichess"), (None, None));
+    assert_ne!(files("perfect"), standard);
+}
