@@ -10,13 +10,13 @@ use std::sync::{OnceLock, RwLock};
 /// The built-in variants, a section each.
 const BUILT_IN_FILE: &str = include_str!("../variants.ini");
 
-/// The built-in variant of that own name.
-fn built_in(name: &str) -> Variant {
+/// The built-in variant of that own name, parsed once.
+fn built_in(name: &str) -> &'static Variant {
     static BUILT_IN: OnceLock<Vec<Variant>> = OnceLock::new();
     let all = BUILT_IN.get_or_init(|| {
         variant_file::parse(BUILT_IN_FILE, |_| false).unwrap_or_else(|errors| panic!("variants.ini: {errors:?}"))
     });
-    all.iter().find(|v| v.name == name).cloned().unwrap_or_else(|| panic!("variants.ini has no [{name}]"))
+    all.iter().find(|v| v.name == name).unwrap_or_else(|| panic!("variants.ini has no [{name}]"))
 }
 
 /// Variants loaded from files (`load`), after the built-in ones.
@@ -93,7 +93,13 @@ pub fn names(name: &str) -> Option<&'static Names> {
 /// The variant called `name` (its own name or any alias, or a loaded
 /// variant's name).
 pub fn by_name(name: &str) -> Option<Variant> {
-    names(name).map(|n| built_in(n.name)).or_else(|| loaded(name))
+    built_in_by_name(name).cloned().or_else(|| loaded(name))
+}
+
+/// The built-in variant called `name` (its own name or any alias),
+/// borrowed: no copy for a caller that only compares it.
+pub fn built_in_by_name(name: &str) -> Option<&'static Variant> {
+    names(name).map(|n| built_in(n.name))
 }
 
 /// A variant's own name, given any of its names: a built-in's, or a

@@ -388,14 +388,14 @@ const BUILT_IN: &[(&str, &str)] = include!(concat!(env!("OUT_DIR"), "/weight_fil
 /// board, pieces and rule systems, another start or castling): what was
 /// learnt of a game holds for its other setups and for a file that only
 /// renames it.
-pub fn fitted_for<T: Copy>(files: &[(&str, T)], variant: &Variant) -> Option<T> {
+pub fn fitted_for<'a, T>(files: &'a [(&str, T)], variant: &Variant) -> Option<&'a T> {
     let own = files.iter().find(|(name, _)| *name == variant.name);
     own.or_else(|| {
         files.iter().find(|(name, _)| {
-            protean_rules::variants::by_name(name).is_some_and(|fitted| variant.evaluates_as(&fitted))
+            protean_rules::variants::built_in_by_name(name).is_some_and(|fitted| variant.evaluates_as(fitted))
         })
     })
-    .map(|&(_, file)| file)
+    .map(|(_, file)| file)
 }
 
 impl Weights {
@@ -428,7 +428,7 @@ impl Weights {
     /// of a built-in variant it evaluates as (Chess960 takes standard
     /// chess's; see [`fitted_for`]).
     pub fn built_in(variant: &Variant) -> Option<&'static str> {
-        fitted_for(BUILT_IN, variant)
+        fitted_for(BUILT_IN, variant).copied()
     }
 
     /// `base` with the weights a file gives changed; `variant` names the

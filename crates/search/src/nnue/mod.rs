@@ -347,8 +347,7 @@ pub fn built_in<B: Bitboard>(rules: &Rules<B>) -> Option<&'static Network> {
             })
             .collect()
     });
-    let networks: Vec<(&str, &'static Network)> = READ.iter().map(|(name, net)| (*name, net)).collect();
-    crate::weights::fitted_for(&networks, &rules.variant).filter(|net| net.fits(rules))
+    crate::weights::fitted_for(&READ, &rules.variant).filter(|net| net.fits(rules))
 }
 
 #[cfg(test)]
