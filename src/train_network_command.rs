@@ -69,6 +69,11 @@ pub struct TrainNetworkArgs {
     /// scores: to distil it into a network alone.
     #[arg(long, conflicts_with_all = ["on_top", "score_weight"])]
     teacher: bool,
+    /// With --on-top: the weights file (`protean tune`'s) the hand-made
+    /// evaluation below the network weighs by, the engine's `WeightsFile`
+    /// when it plays with the network (the built-in weights without).
+    #[arg(long, requires = "on_top")]
+    weights: Option<PathBuf>,
 }
 
 pub fn run(args: &TrainNetworkArgs) -> Result<(), String> {
@@ -92,6 +97,7 @@ pub fn run(args: &TrainNetworkArgs) -> Result<(), String> {
         score_weight: args.score_weight,
         mirror: args.mirror,
         teacher: args.teacher,
+        weights: args.weights.clone(),
         options: TrainOptions {
             epochs: args.epochs,
             batch: args.batch,

@@ -9,7 +9,9 @@ pub mod xboard;
 pub use output::Output;
 
 use protean_rules::{with_position, AnyRules};
+use protean_search::evaluate::EvalTables;
 use protean_search::nnue::Network;
+use protean_search::Options;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -34,12 +36,13 @@ fn perft_depth(text: Option<&str>) -> Result<u32, String> {
 /// What `EvalFile` names in `value`: a network file, or `<built-in>` (or
 /// nothing) for the networks built into the binary. With the network, a
 /// line for the user: its shape, and whether it fits `rules`' variant
-/// (a variant it does not fit keeps its built-in network).
+/// (a variant it does not fit keeps its built-in network). The error
+/// names the file and why; the caller says what stays.
 fn read_eval_file(value: &str, rules: &AnyRules) -> Result<(Option<Arc<Network>>, String), String> {
     if value.is_empty() || value == BUILT_IN_NETWORKS {
         return Ok((None, "EvalFile: the built-in networks".into()));
     }
-    let net = Network::from_file(Path::new(value)).map_err(|e| format!("EvalFile {e}; the network stays as it was"))?;
+    let net = Network::from_file(Path::new(value)).map_err(|e| format!("EvalFile {e}"))?;
     let (kinds, cells) = net.shape();
     let kind = if net.on_top { ", on top of the hand-made evaluation" } else { "" };
     let (fits, their_kinds, their_cells) =
@@ -57,6 +60,68 @@ fn read_eval_file(value: &str, rules: &AnyRules) -> Result<(Option<Arc<Network>>
 
 /// `EvalFile`'s value for the networks built into the binary.
 const BUILT_IN_NETWORKS: &str = "<built-in>";
+
+/// What `WeightsFile` names in `value`: a weights file (`protean tune`'s
+/// or `protean learn`'s), or `<built-in>` (or nothing) for the weights
+/// built into the binary. A file that does not read for `rules`' variant
+/// (a letter it has no piece for, a malformed line) is an error; a
+/// variant chosen later that the file does not read for is weighed by its
+/// built-in weights.
+fn read_weights_file(value: &str, rules: &AnyRules) -> Result<(Option<Arc<str>>, String), String> {
+    if value.is_empty() || value == BUILT_IN_WEIGHTS {
+        return Ok((None, "WeightsFile: the built-in weights".into()));
+    }
+    let text: Arc<str> = std::fs::read_to_string(value).map_err(|e| format!("WeightsFile {value}: {e}"))?.into();
+    let variant = &rules.variant().name;
+    with_position!(&rules.start(), p => EvalTables::with_file(p.rules(), text.clone()).map(drop))
+        .map_err(|e| format!("WeightsFile {value}: {e} (for {variant})"))?;
+    Ok((Some(text), format!("WeightsFile {value}: it weighs {variant}")))
+}
+
+/// `WeightsFile`'s value for the weights built into the binary.
+const BUILT_IN_WEIGHTS: &str = "<built-in>";
+
+/// Which of `WeightsFile` and `EvalFile` the user set: those stand, and
+/// the others follow the variant chosen.
+#[derive(Clone, Copy, Debug, Default)]
+struct GivenEvalFiles {
+    weights: bool,
+    network: bool,
+}
+
+/// Gives `options` the weights and network that `rules`' variant file
+/// names (`weightsFile`, `evalFile`), or the built-in ones where it names
+/// none, except those the user set; lines to tell the user.
+fn follow_variant_eval_files(rules: &AnyRules, given: GivenEvalFiles, options: &mut Options) -> Vec<String> {
+    let files = &rules.variant().eval_files;
+    let mut told = Vec::new();
+    if !given.weights {
+        options.weights_file = read_named(files.weights.as_deref(), rules, read_weights_file, &mut told);
+    }
+    if !given.network {
+        options.eval_file = read_named(files.network.as_deref(), rules, read_eval_file, &mut told);
+    }
+    told
+}
+
+/// A reader of `WeightsFile` or `EvalFile`: what it loads, and a line
+/// saying what it is.
+type ReadFile<T> = fn(&str, &AnyRules) -> Result<(Option<T>, String), String>;
+
+/// The file at `path` (of those a variant file names) read by `read`;
+/// `None` where there is none, or it does not read (told).
+fn read_named<T>(path: Option<&Path>, rules: &AnyRules, read: ReadFile<T>, told: &mut Vec<String>) -> Option<T> {
+    match read(&path?.display().to_string(), rules) {
+        Ok((file, line)) => {
+            told.push(line);
+            file
+        }
+        Err(e) => {
+            told.push(format!("{e}: named by {}'s variant file, not used", rules.variant().name));
+            None
+        }
+    }
+}
 
 pub use uci::{Flow, Uci};
 pub use xboard::XBoard;

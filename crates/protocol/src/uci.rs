@@ -11,7 +11,10 @@
 
 use crate::output::Output;
 use crate::perft::Perft;
-use crate::{read_eval_file, BUILT_IN_NETWORKS, MAX_CONTEMPT, MAX_HASH_MIB, MAX_THREADS};
+use crate::{
+    follow_variant_eval_files, read_eval_file, read_weights_file, GivenEvalFiles, BUILT_IN_NETWORKS, BUILT_IN_WEIGHTS,
+    MAX_CONTEMPT, MAX_HASH_MIB, MAX_THREADS,
+};
 use protean_rules::{fen, variants, AnyPosition, AnyRules, Color};
 use protean_search::bench::{bench, BenchSettings};
 use protean_search::engine::DEFAULT_HASH_MIB;
@@ -50,6 +53,9 @@ pub struct Uci {
     limit_strength: bool,
     elo: i32,
     perft: Perft,
+    /// `WeightsFile` and `EvalFile` as set stand; unset, they follow the
+    /// variant's file.
+    given_eval_files: GivenEvalFiles,
 }
 
 impl Uci {
@@ -69,6 +75,7 @@ impl Uci {
             limit_strength: false,
             elo: skill::elo_range().0,
             perft: Perft::default(),
+            given_eval_files: GivenEvalFiles::default(),
         }
     }
 
@@ -132,6 +139,7 @@ impl Uci {
         ));
         self.out.line(&format!("option name Use NNUE type check default {}", protean_search::USE_NETWORK_BY_DEFAULT));
         self.out.line(&format!("option name EvalFile type string default {BUILT_IN_NETWORKS}"));
+        self.out.line(&format!("option name WeightsFile type string default {BUILT_IN_WEIGHTS}"));
         let vars: String = variants::listed(|n| n.uci).iter().map(|n| format!(" var {n}")).collect();
         self.out.line(&format!("option name UCI_Variant type combo default chess{vars}"));
         self.out.line("option name UCI_Chess960 type check default false");
@@ -174,22 +182,36 @@ impl Uci {
             "split turns" => check(value).map(|on| options.split_turns = on),
             "contempt" => spin(name, value, -MAX_CONTEMPT, MAX_CONTEMPT).map(|n| options.contempt = n),
             "use nnue" => check(value).map(|on| options.use_network = on),
-            "evalfile" => read_eval_file(value.unwrap_or(""), &self.rules).map(|(net, told)| {
-                options.eval_file = net;
-                self.info_string(&told);
-            }),
+            "evalfile" => read_eval_file(value.unwrap_or(""), &self.rules)
+                .map(|(net, told)| {
+                    options.eval_file = net;
+                    self.given_eval_files.network = true;
+                    self.info_string(&told);
+                })
+                .map_err(|e| format!("{e}; the network stays as it was")),
+            "weightsfile" => read_weights_file(value.unwrap_or(""), &self.rules)
+                .map(|(file, told)| {
+                    options.weights_file = file;
+                    self.given_eval_files.weights = true;
+                    self.info_string(&told);
+                })
+                .map_err(|e| format!("{e}; the weights stay as they were")),
             "skill level" => number(0, skill::MAX_LEVEL as usize).map(|n| self.skill_level = n),
             "uci_limitstrength" => check(value).map(|on| self.limit_strength = on),
             "uci_elo" => {
                 let (low, high) = skill::elo_range();
                 number(low as usize, high as usize).map(|n| self.elo = n as i32)
             }
-            "uci_chess960" => check(value).and_then(|on| {
-                let was = self.chess960;
-                self.chess960 = on;
-                self.select_variant(&self.variant.clone()).inspect_err(|_| self.chess960 = was)
-            }),
-            "uci_variant" => self.select_variant(value.unwrap_or("")),
+            "uci_chess960" => check(value)
+                .and_then(|on| {
+                    let was = self.chess960;
+                    self.chess960 = on;
+                    self.select_variant(&self.variant.clone()).inspect_err(|_| self.chess960 = was)
+                })
+                .map(|()| self.follow_variant_eval_files(&mut options)),
+            "uci_variant" => {
+                self.select_variant(value.unwrap_or("")).map(|()| self.follow_variant_eval_files(&mut options))
+            }
             "variantpath" => self.load_variants(value.unwrap_or("")),
             "uci_showwdl" => check(value).map(|on| self.show_wdl = on),
             _ => Err(format!("unknown option '{name}'")),
@@ -279,6 +301,14 @@ impl Uci {
             ));
         }
         Ok(())
+    }
+
+    /// The variant file's weights and network for the variant just chosen,
+    /// where the user gave none (see `follow_variant_eval_files`).
+    fn follow_variant_eval_files(&mut self, options: &mut protean_search::Options) {
+        for line in follow_variant_eval_files(&self.rules, self.given_eval_files, options) {
+            self.info_string(&line);
+        }
     }
 
     /// `position startpos|fen F [moves M...]`: the whole line is checked

@@ -32,6 +32,7 @@ fn handshake_lists_the_options() {
         "Contempt",
         "Use NNUE",
         "EvalFile",
+        "WeightsFile",
     ] {
         assert!(text.contains(&format!("option name {option} type")), "{option} missing:\n{text}");
     }
@@ -122,6 +123,81 @@ fn eval_file_loads_a_network_that_fits_and_refuses_one_that_cannot_be_read() {
     for file in [standard, perfect, junk] {
         std::fs::remove_file(file).unwrap();
     }
+}
+
+#[test]
+fn weights_file_weighs_by_a_file_and_refuses_one_that_does_not_read() {
+    let dir = std::env::temp_dir();
+    let path = |name: &str| dir.join(format!("protean-weightsfile-{}-{name}", std::process::id()));
+    let (same, heavy, alien) = (path("same.txt"), path("heavy.txt"), path("alien.txt"));
+    // The built-in weights written out, knights worth far more, and a
+    // piece standard chess does not have.
+    let built_in_text = include_str!("../../search/weights/standard.txt");
+    std::fs::write(&same, built_in_text).unwrap();
+    let knight = built_in_text.lines().find(|l| l.starts_with("value N ")).unwrap();
+    std::fs::write(&heavy, built_in_text.replace(knight, "value N 3000 3000")).unwrap();
+    std::fs::write(&alien, "value A 800 900\n").unwrap();
+
+    let mut s = session();
+    // The hand-made evaluation alone, which the weights make.
+    s.send("setoption name Use NNUE value false");
+    let built_in = middle_game_score(&mut s);
+    s.send(&format!("setoption name WeightsFile value {}", same.display()));
+    assert!(s.take().contains("it weighs standard"));
+    assert_eq!(middle_game_score(&mut s), built_in, "the built-in file read from disk weighs alike");
+    s.send(&format!("setoption name WeightsFile value {}", heavy.display()));
+    assert!(s.take().contains("it weighs standard"));
+    let heavy_score = middle_game_score(&mut s);
+    assert_ne!(heavy_score, built_in, "White's extra knight is worth more");
+    // A file that does not read for the variant, or cannot be read, changes nothing.
+    s.send(&format!("setoption name WeightsFile value {}", alien.display()));
+    let told = s.take();
+    assert!(told.contains("(for standard); the weights stay as they were"), "{told}");
+    s.send(&format!("setoption name WeightsFile value {}", path("missing.txt").display()));
+    assert!(s.take().contains("the weights stay as they were"));
+    assert_eq!(middle_game_score(&mut s), heavy_score);
+    s.send("setoption name WeightsFile value <built-in>");
+    assert!(s.take().contains("the built-in weights"));
+    assert_eq!(middle_game_score(&mut s), built_in);
+    for file in [same, heavy, alien] {
+        std::fs::remove_file(file).unwrap();
+    }
+}
+
+#[test]
+fn a_variant_file_names_its_weights_which_an_option_given_overrides() {
+    let dir = std::env::temp_dir().join(format!("protean-variant-weights-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // Chess with heavy knights, its weights beside the file under a
+    // relative name; and one naming a file that is not there.
+    let built_in_text = include_str!("../../search/weights/standard.txt");
+    let knight = built_in_text.lines().find(|l| l.starts_with("value N ")).unwrap();
+    std::fs::write(dir.join("heavy.weights"), built_in_text.replace(knight, "value N 3000 3000")).unwrap();
+    let ini = "[heavyknights:chess]\nweightsFile = heavy.weights\n[lostweights:chess]\nweightsFile = gone.weights\n";
+    std::fs::write(dir.join("v.ini"), ini).unwrap();
+
+    let mut s = session();
+    s.send("setoption name Use NNUE value false");
+    s.send(&format!("setoption name VariantPath value {}", dir.join("v.ini").display()));
+    s.send("setoption name UCI_Variant value lostweights");
+    let told = s.take();
+    assert!(told.contains("gone.weights") && told.contains("named by lostweights's variant file, not used"), "{told}");
+    let plain = middle_game_score(&mut s);
+    s.send("setoption name UCI_Variant value heavyknights");
+    let told = s.take();
+    assert!(
+        told.contains(&format!("WeightsFile {}: it weighs heavyknights", dir.join("heavy.weights").display())),
+        "{told}"
+    );
+    let heavy = middle_game_score(&mut s);
+    assert_ne!(heavy, plain, "the variant file's weights weigh its variant");
+    // Another variant goes back to its own; an option given stands.
+    s.send("setoption name UCI_Variant value lostweights");
+    assert_eq!(middle_game_score(&mut s), plain);
+    s.send("setoption name WeightsFile value <built-in>");
+    s.send("setoption name UCI_Variant value heavyknights");
+    assert_eq!(middle_game_score(&mut s), plain, "WeightsFile as given stands over the variant file's");
+    std::fs::remove_dir_all(dir).unwrap();
 }
 
 #[test]

@@ -191,6 +191,28 @@ pub struct TileRules {
     pub shuttle_limit: u8,
 }
 
+/// Files of a fitted evaluation that a variant file names for its
+/// variant (`weightsFile`, `evalFile`: what `protean learn` writes), the
+/// engine's `WeightsFile` and `EvalFile` for the variant unless the user
+/// gives those. A relative path is from the variant file's directory.
+/// Nothing in the rules reads them.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct EvalFiles {
+    pub weights: Option<std::path::PathBuf>,
+    pub network: Option<std::path::PathBuf>,
+}
+
+impl EvalFiles {
+    /// Relative paths made paths from `dir`.
+    pub fn relative_to(&mut self, dir: &std::path::Path) {
+        for path in [&mut self.weights, &mut self.network].into_iter().flatten() {
+            if path.is_relative() {
+                *path = dir.join(&*path);
+            }
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Variant {
     /// The name protocols use (`standard`, `perfect`).
@@ -213,6 +235,8 @@ pub struct Variant {
     /// of piece (never the king) moves, for both colours, choosing from
     /// this catalogue. Empty where rules never change.
     pub redefinitions: Vec<Redefinition>,
+    /// The fitted evaluation a variant file names for it.
+    pub eval_files: EvalFiles,
 }
 
 /// A movement that a rule change may give a kind of piece.

@@ -26,7 +26,16 @@ static LOADED: RwLock<Vec<Variant>> = RwLock::new(Vec::new());
 /// loaded ones of the same name, and returns their names. A file with any
 /// mistake loads nothing: every mistake is returned, with its line.
 pub fn load(text: &str) -> Result<Vec<String>, Vec<VariantFileError>> {
-    let parsed = variant_file::parse(text, |name| names(name).is_some())?;
+    load_from(text, None)
+}
+
+/// [`load`], the files a variant names (`EvalFiles`) taken from `dir`
+/// where relative.
+fn load_from(text: &str, dir: Option<&std::path::Path>) -> Result<Vec<String>, Vec<VariantFileError>> {
+    let mut parsed = variant_file::parse(text, |name| names(name).is_some())?;
+    if let Some(dir) = dir {
+        parsed.iter_mut().for_each(|v| v.eval_files.relative_to(dir));
+    }
     let mut loaded = LOADED.write().unwrap_or_else(|e| e.into_inner());
     let mut added = Vec::new();
     for v in parsed {
@@ -40,7 +49,8 @@ pub fn load(text: &str) -> Result<Vec<String>, Vec<VariantFileError>> {
 /// Reads and loads a variant file; the errors as lines to show.
 pub fn load_file(path: &std::path::Path) -> Result<Vec<String>, Vec<String>> {
     let text = std::fs::read_to_string(path).map_err(|e| vec![format!("{}: {e}", path.display())])?;
-    load(&text).map_err(|errors| errors.iter().map(|e| format!("{}: {e}", path.display())).collect())
+    let dir = path.parent().unwrap_or(std::path::Path::new(""));
+    load_from(&text, Some(dir)).map_err(|errors| errors.iter().map(|e| format!("{}: {e}", path.display())).collect())
 }
 
 /// Every variant's name as a protocol lists it: the built-ins' by

@@ -65,6 +65,11 @@ impl Engine {
         if options.threads.max(1) != self.pool.len() {
             self.pool = ThreadPool::new(options.threads);
         }
+        // The threads' evaluation caches hold sums of the weights before
+        // (a network's evaluations are told apart by its key).
+        if options.weights_file != self.options.weights_file {
+            self.pool.for_each_data(|data| data.forget_evaluations());
+        }
         self.options = options;
     }
 

@@ -41,6 +41,7 @@ pub use time::Limits;
 pub const MAX_THREADS: usize = 256;
 pub use tt::TranspositionTable;
 
+use evaluate::EvalTables;
 use nnue::Network;
 use protean_rules::{AnyPosition, Bitboard, Move, Rules};
 use skill::Skill;
@@ -163,6 +164,10 @@ pub struct Options {
     /// A network read from a file (UCI `EvalFile`), which evaluates every
     /// variant whose kinds and cells it fits in place of the built-in one.
     pub eval_file: Option<Arc<Network>>,
+    /// Evaluation weights read from a file (UCI `WeightsFile`, written by
+    /// `protean tune` or `protean learn`), which weigh every variant whose
+    /// pieces the file's lines name in place of the built-in weights.
+    pub weights_file: Option<Arc<str>>,
     /// The search's margins and reductions (what SPSA tuning acts on).
     pub params: SearchParams,
 }
@@ -174,6 +179,15 @@ impl Options {
             return None;
         }
         self.eval_file.as_deref().filter(|net| net.fits(rules)).or_else(|| nnue::built_in(rules))
+    }
+
+    /// The evaluation tables of `rules`: weighed by `weights_file` where
+    /// it reads for the variant, else by the built-in weights.
+    pub(crate) fn eval_tables<B: Bitboard>(&self, rules: &Rules<B>) -> EvalTables<B> {
+        self.weights_file
+            .as_ref()
+            .and_then(|file| EvalTables::with_file(rules, file.clone()).ok())
+            .unwrap_or_else(|| EvalTables::new(rules))
     }
 }
 
@@ -188,6 +202,7 @@ impl Default for Options {
             contempt: CONTEMPT_BY_DEFAULT,
             use_network: USE_NETWORK_BY_DEFAULT,
             eval_file: None,
+            weights_file: None,
             params: SearchParams::DEFAULT,
         }
     }

@@ -97,11 +97,16 @@ impl ThreadData {
     pub fn clear(&mut self) {
         self.histories.clear();
         self.correction.clear();
-        self.eval_cache.fill((0, 0));
-        self.pawn_cache.clear();
+        self.forget_evaluations();
         for frame in &mut self.stack {
             frame.killers = [None; 2];
         }
+    }
+
+    /// Forgets the evaluations kept (the weights changed).
+    pub fn forget_evaluations(&mut self) {
+        self.eval_cache.fill((0, 0));
+        self.pawn_cache.clear();
     }
 
     /// Where the evaluation cache keeps the position of `key`.

@@ -60,6 +60,10 @@ pub struct NetworkTraining {
     pub mirror: bool,
     /// Targets from the search's static evaluation (see the module comment).
     pub teacher: bool,
+    /// A weights file (`protean tune`'s) that the hand-made evaluation
+    /// under an on-top network weighs by, as the engine will with it as
+    /// `WeightsFile`; `None`: the built-in weights.
+    pub weights: Option<PathBuf>,
     /// How the network is fitted; its `on_top` is the training's.
     pub options: TrainOptions,
 }
@@ -166,7 +170,13 @@ fn read_sets<B: Bitboard>(
     };
     let mut under_rule_changes = 0;
     let mut read = 0usize;
-    let tables = EvalTables::new(rules);
+    let tables = match &training.weights {
+        Some(path) => {
+            let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+            EvalTables::with_weights(rules, &text).map_err(|e| format!("{}: {e}", path.display()))?
+        }
+        None => EvalTables::new(rules),
+    };
     let teacher = if training.teacher {
         let net = built_in(rules).filter(|net| net.on_top);
         Some(net.ok_or_else(|| {

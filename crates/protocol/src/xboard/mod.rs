@@ -21,7 +21,9 @@
 
 use crate::output::Output;
 use crate::perft::Perft;
-use crate::{read_eval_file, BUILT_IN_NETWORKS};
+use crate::{
+    follow_variant_eval_files, read_eval_file, read_weights_file, GivenEvalFiles, BUILT_IN_NETWORKS, BUILT_IN_WEIGHTS,
+};
 use protean_rules::notation::castling_in_san;
 use protean_rules::{variants, with_position, AnyPosition, AnyRules, Color, MoveError};
 use protean_search::{AfterMove, Engine, Limits, Listener, Options, Score};
@@ -66,6 +68,9 @@ pub struct XBoard {
     /// Options for the next search (`cores`, `option`): a running search
     /// keeps its own.
     options: Options,
+    /// `WeightsFile` and `EvalFile` as set stand; unset, they follow the
+    /// variant's file.
+    given_eval_files: GivenEvalFiles,
     engine: Engine,
     perft: Perft,
     /// Set before stopping a search whose move must not be played.
@@ -107,6 +112,7 @@ impl XBoard {
             post: false,
             ponder: Arc::new(AtomicBool::new(false)),
             options: Options::default(),
+            given_eval_files: GivenEvalFiles::default(),
             perft: Perft::default(),
             discard: Arc::new(AtomicBool::new(false)),
             expected: Arc::new(Mutex::new(None)),
@@ -297,11 +303,12 @@ impl XBoard {
     fn features(&self) {
         let vars = variants::listed(|n| n.xboard);
         self.out.line(&format!(
-            "feature myname=\"Protean {}\" ping=1 setboard=1 usermove=1 san=0 sigint=0 sigterm=0 colors=0 analyze=1 memory=1 smp=1 exclude=0 highlight=1 variants=\"{}\" option=\"Move Overhead -spin 10 0 5000\" option=\"Use NNUE -check {}\" option=\"EvalFile -file {}\" done=1",
+            "feature myname=\"Protean {}\" ping=1 setboard=1 usermove=1 san=0 sigint=0 sigterm=0 colors=0 analyze=1 memory=1 smp=1 exclude=0 highlight=1 variants=\"{}\" option=\"Move Overhead -spin 10 0 5000\" option=\"Use NNUE -check {}\" option=\"EvalFile -file {}\" option=\"WeightsFile -file {}\" done=1",
             env!("CARGO_PKG_VERSION"),
             vars.join(","),
             protean_search::USE_NETWORK_BY_DEFAULT as u8,
-            BUILT_IN_NETWORKS
+            BUILT_IN_NETWORKS,
+            BUILT_IN_WEIGHTS
         ));
     }
 
@@ -311,6 +318,9 @@ impl XBoard {
         self.position = self.start.clone();
         self.rules = rules;
         self.moves.clear();
+        for line in follow_variant_eval_files(&self.rules, self.given_eval_files, &mut self.options) {
+            self.out.line(&format!("# {line}"));
+        }
         let variant = self.rules.variant();
         if variant.name == "standard" {
             return;
@@ -413,9 +423,18 @@ impl XBoard {
             Some(("EvalFile", v)) => match read_eval_file(v.trim(), &self.rules) {
                 Ok((net, told)) => {
                     self.options.eval_file = net;
+                    self.given_eval_files.network = true;
                     self.out.line(&format!("# {told}"));
                 }
-                Err(e) => self.out.line(&format!("Error ({e}): option {args}")),
+                Err(e) => self.out.line(&format!("Error ({e}; the network stays as it was): option {args}")),
+            },
+            Some(("WeightsFile", v)) => match read_weights_file(v.trim(), &self.rules) {
+                Ok((file, told)) => {
+                    self.options.weights_file = file;
+                    self.given_eval_files.weights = true;
+                    self.out.line(&format!("# {told}"));
+                }
+                Err(e) => self.out.line(&format!("Error ({e}; the weights stay as they were): option {args}")),
             },
             _ => self.out.line(&format!("Error (unknown option): {args}")),
         }

@@ -174,6 +174,7 @@ pub(super) fn finish(d: &Draft) -> Result<Variant, Vec<VariantFileError>> {
             shuttle_limit: d.shuttle_limit.map_or(DEFAULT_SHUTTLE_LIMIT, |(n, _)| n),
         }),
         redefinitions: d.rule_changes.clone(),
+        eval_files: d.eval_files.clone(),
     };
     let letter_of = |key: &str| d.pieces.iter().find(|p| p.key == key).map(|p| p.letter);
     let rooks = d.castling_rooks.clone().unwrap_or_else(|| letter_of("rook").into_iter().collect());

@@ -46,6 +46,14 @@ fn file_index(value: &str) -> Result<u8, String> {
     }
 }
 
+/// A file's path (`weightsFile`, `evalFile`).
+fn file_path(value: &str) -> Result<std::path::PathBuf, String> {
+    if value.is_empty() {
+        return Err("a file's path is needed".into());
+    }
+    Ok(value.into())
+}
+
 /// A region of one whole rank, `*9`: the rank (from 1).
 fn whole_rank(value: &str) -> Result<u8, String> {
     value
@@ -97,6 +105,8 @@ pub(super) fn apply(d: &mut Draft, key: &str, value: &str, line: usize) -> Resul
                 line,
             ))
         }
+        "weightsFile" => d.eval_files.weights = Some(file_path(value)?),
+        "evalFile" => d.eval_files.network = Some(file_path(value)?),
         "bareKingMoves" => d.bare_king_moves = Some(number_where(value, |n: &u16| *n > 0, "a move count")?),
         "ruleChanges" | "pawnRuleChanges" => {
             let role = if key == "ruleChanges" { Role::Other } else { Role::Pawn };

@@ -43,7 +43,7 @@
 //! one key into a draft; `finish` checks a draft and makes its variant.
 
 use crate::geometry::Step;
-use crate::variant::{Redefinition, Role, Variant};
+use crate::variant::{EvalFiles, Redefinition, Role, Variant};
 use finish::finish;
 use keys::apply;
 use std::fmt;
@@ -136,6 +136,8 @@ struct Draft {
     king_swaps_with: Option<(char, usize)>,
     bare_king_moves: Option<u16>,
     rule_changes: Vec<Redefinition>,
+    /// `weightsFile`, `evalFile`.
+    eval_files: EvalFiles,
     /// `pieceNames`: (letter, name, line).
     piece_names: Vec<(char, String, usize)>,
     /// `minorPieces`: letters, with the line.
@@ -194,6 +196,7 @@ impl Draft {
             king_swaps_with: None,
             bare_king_moves: None,
             rule_changes: Vec::new(),
+            eval_files: EvalFiles::default(),
             piece_names: Vec::new(),
             minor_pieces: None,
             chess960: (false, line),

@@ -10,6 +10,7 @@ use super::values::{piece_value, PAWN_EG, PAWN_MG};
 use crate::weights::{per_kind, Layout, PerKind, Score, Weights};
 use protean_rules::variant::Role;
 use protean_rules::{Bitboard, Color, Rules};
+use std::sync::Arc;
 
 /// Precomputed evaluation tables for one variant and board size.
 #[derive(Clone, Debug, PartialEq)]
@@ -73,6 +74,9 @@ pub struct EvalTables<B> {
     /// For each colour and cell: how far up the board from that colour's
     /// side the cell is, 0 on its first rank, 256 on the last.
     pub(super) rank_advance: [Vec<i32>; 2],
+    /// The weights file read at run time that these tables weigh by
+    /// (`Options::weights_file`); `None`: the built-in one.
+    file: Option<Arc<str>>,
 }
 
 /// How much more (by `values`) a victim must be worth than its attacker
@@ -98,6 +102,15 @@ impl<B: Bitboard> EvalTables<B> {
         Ok(tables)
     }
 
+    /// The tables of `rules` with the weights of `file`, a weights file
+    /// read at run time, over the defaults; rules that a rule change
+    /// makes from these are weighed by it too.
+    pub fn with_file(rules: &Rules<B>, file: Arc<str>) -> Result<EvalTables<B>, crate::weights::WeightsError> {
+        let mut tables = EvalTables::with_weights(rules, &file)?;
+        tables.file = Some(file);
+        Ok(tables)
+    }
+
     /// What [`EvalTables::new`] builds for `rules`, rules that a rule
     /// change (Flexichess) made from the rules of `self`: the board, the
     /// start and the pawns are theirs, so only what the pieces' moves
@@ -105,7 +118,11 @@ impl<B: Bitboard> EvalTables<B> {
     /// and the board's tables took most of the time).
     pub fn for_changed_rules(&self, rules: &Rules<B>) -> EvalTables<B> {
         let mut tables = self.clone();
-        tables.weigh_pieces(rules, built_in_weights(rules)).expect("built-in weight files read (tested)");
+        // A file that weighed the rules before weighs their letters now.
+        let text = self.file.clone();
+        tables
+            .weigh_pieces(rules, text.as_deref().unwrap_or_else(|| built_in_weights(rules)))
+            .expect("a file read for the letters of these rules");
         tables
     }
 
@@ -215,6 +232,7 @@ impl<B: Bitboard> EvalTables<B> {
             king_files,
             worth_more: Vec::new(),
             rank_advance,
+            file: None,
         }
     }
 

@@ -126,7 +126,7 @@ impl<'a, B: Bitboard> Worker<'a, B> {
         // side takes it as that much won.
         let mut draw_scores = [options.contempt; 2];
         draw_scores[pos.side_to_move() as usize] = -options.contempt;
-        let eval = Rc::new(EvalTables::new(pos.rules()));
+        let eval = Rc::new(options.eval_tables(pos.rules()));
         let network = options.network(pos.rules()).map(|net| (net, pos.rules().key));
         let kinds = pos.rules().piece_types;
         Worker {
