@@ -5,6 +5,7 @@ mod bench_command;
 mod check_command;
 mod datagen_command;
 mod epd_command;
+mod learn_command;
 mod match_command;
 mod perft_command;
 mod perplexichess_command;
@@ -53,6 +54,8 @@ enum Command {
     Tune(tune_command::TuneArgs),
     /// Train a variant's evaluation network on datagen's positions (results and scores) and write it.
     TrainNetwork(train_network_command::TrainNetworkArgs),
+    /// Learn a variant: book, self-play, fitted weights and a network, gated by SPRT against the defaults, within --minutes.
+    Learn(learn_command::LearnArgs),
     /// Read a variant file (Fairy-Stockfish's INI format): each variant as Protean plays it, with perft, or every mistake with its line.
     Check(check_command::CheckArgs),
     #[cfg(feature = "serve")]
@@ -84,6 +87,7 @@ fn main() -> ExitCode {
         #[cfg(feature = "serve")]
         Some(Command::Serve(args)) => serve::run(&args),
         Some(Command::Check(args)) => check_command::run(&args),
+        Some(Command::Learn(args)) => learn_command::run(&args, &cli.variants),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,0 +1,84 @@
+//! The steps of a learning run are `protean` subcommands (`datagen`,
+//! `tune`, `train-network`, `match`), each run as a child process of the
+//! same binary with its output in a log: each keeps its own checks and
+//! messages, and a step killed at the deadline loses only itself.
+
+use std::fs::File;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// How often running children are looked at.
+pub const POLL: Duration = Duration::from_millis(200);
+
+/// One `protean` subcommand, its output (standard output and error) going
+/// to `log`.
+pub struct Step {
+    pub child: Child,
+    pub log: PathBuf,
+}
+
+impl Step {
+    /// Starts `protean [--variants FILE ...] ARGS`.
+    pub fn start(protean: &Path, variant_files: &[PathBuf], args: &[String], log: &Path) -> Result<Step, String> {
+        let out = File::create(log).map_err(|e| format!("{}: {e}", log.display()))?;
+        let err = out.try_clone().map_err(|e| format!("{}: {e}", log.display()))?;
+        let mut command = Command::new(protean);
+        for file in variant_files {
+            command.arg("--variants").arg(file);
+        }
+        let child = command
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(out)
+            .stderr(err)
+            .spawn()
+            .map_err(|e| format!("{}: {e}", protean.display()))?;
+        Ok(Step { child, log: log.to_path_buf() })
+    }
+
+    /// `Some(true)` once it ended well, `Some(false)` once it failed.
+    pub fn finished(&mut self) -> Result<Option<bool>, String> {
+        let status = self.child.try_wait().map_err(|e| e.to_string())?;
+        Ok(status.map(|s| s.success()))
+    }
+
+    /// Ends it now.
+    pub fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+
+    /// Waits for it to end, killing it at `deadline`; whether it ended
+    /// well (a step killed did not).
+    pub fn wait(mut self, deadline: Option<Instant>, mut tick: impl FnMut(&Path)) -> Result<bool, String> {
+        let mut last_tick = Instant::now();
+        loop {
+            if let Some(ok) = self.finished()? {
+                return Ok(ok);
+            }
+            if deadline.is_some_and(|d| Instant::now() >= d) {
+                self.kill();
+                return Ok(false);
+            }
+            if last_tick.elapsed() >= Duration::from_secs(30) {
+                tick(&self.log);
+                last_tick = Instant::now();
+            }
+            std::thread::sleep(POLL);
+        }
+    }
+
+    /// The log's last line starting with `prefix`.
+    pub fn last_line(log: &Path, prefix: &str) -> Option<String> {
+        let text = std::fs::read_to_string(log).ok()?;
+        text.lines().rev().find(|l| l.starts_with(prefix)).map(str::to_string)
+    }
+
+    /// The log's last lines, for an error message.
+    pub fn tail(log: &Path) -> String {
+        let text = std::fs::read_to_string(log).unwrap_or_default();
+        let lines: Vec<&str> = text.lines().collect();
+        lines[lines.len().saturating_sub(3)..].join(" / ")
+    }
+}

@@ -1,0 +1,413 @@
+//! `protean learn`: from a variant, built in or from a file, to fitted
+//! evaluation weights and, where it pays, a network, within a time budget
+//! and on every core. The steps, each resumable from what the run's
+//! directory holds:
+//!
+//! 1. **Book** (`book.epd`): level positions a few random plies from the
+//!    start ([`book`]).
+//! 2. **Self-play** (`data/chunk-NNNN.txt`): `protean datagen` from the
+//!    book, in chunks of [`CHUNK_GAMES`] games, one chunk per core at a
+//!    time, each chunk seeded by its number so that it is the same file
+//!    whichever core plays it and whenever; until [`DATAGEN_SHARE`] of the
+//!    budget is spent (or `games` games, when fixed). A chunk cut short by
+//!    the deadline is dropped whole.
+//! 3. **Fit** (`weights.txt`): `protean tune` (Texel's method) from the
+//!    hand-set defaults on every chunk, results blended with the search's
+//!    scores.
+//! 4. **Network** (`network.nnue`): `protean train-network`, on top of
+//!    the fitted weights; kept when its held-out loss is below the fitted
+//!    evaluation's alone by [`NETWORK_GAIN`] (on little data it is not).
+//! 5. **Gate** (`gate.pgn`): `protean match -sprt` of the learnt files
+//!    against the defaults (the built-in weights, and the built-in network
+//!    where the variant has one), from the book, colours swapped, until
+//!    the test decides or the budget ends. Only H1 accepted installs the
+//!    files as `<variant>.weights` (and `<variant>.nnue`), which the
+//!    engine loads by UCI's `WeightsFile` (and `EvalFile`).
+//!
+//! A file a step wrote whole (written under another name, then renamed)
+//! is never written again: run the same command to go on after a stop.
+//! The same seed and `games` write the same book, data and weights.
+
+mod book;
+mod child;
+
+pub use book::make_book;
+
+use child::{Step, POLL};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// Games a self-play chunk plays (one core, one game at a time).
+pub const CHUNK_GAMES: u64 = 40;
+/// The part of the budget self-play may take; fitting and training take
+/// a minute or two, the gate the rest.
+pub const DATAGEN_SHARE: f64 = 0.6;
+/// A network is kept when its held-out loss is this much below the
+/// fitted evaluation's alone (relative).
+pub const NETWORK_GAIN: f64 = 0.01;
+/// Positions in the book.
+pub const BOOK_SIZE: usize = 200;
+/// How much of each fitting target is the self-play search's score.
+const SCORE_WEIGHT: &str = "0.5";
+/// The gate's bounds, in Elo.
+const GATE_ELO: (&str, &str) = ("0", "10");
+
+/// What a learning run is told.
+#[derive(Clone, Debug)]
+pub struct Learning {
+    /// The `protean` binary the steps run.
+    pub protean: PathBuf,
+    pub variant: String,
+    /// Variant files (Fairy-Stockfish's INI format) to load first.
+    pub variant_files: Vec<PathBuf>,
+    /// The run's directory: every step's files and logs.
+    pub dir: PathBuf,
+    /// The time budget of this run.
+    pub budget: Duration,
+    /// Self-play games, fixed: the data no longer depend on the machine's
+    /// speed (without, as many as [`DATAGEN_SHARE`] of the budget plays).
+    pub games: Option<u64>,
+    pub seed: u64,
+    /// Processes at once (self-play chunks, the gate's games).
+    pub concurrency: usize,
+    /// Nodes a self-play move.
+    pub nodes: u64,
+    /// The gate's time control (cutechess-cli's `tc`).
+    pub tc: String,
+}
+
+/// What a run left.
+#[derive(Clone, Debug, Default)]
+pub struct Learnt {
+    pub games: u64,
+    pub positions: u64,
+    /// The held-out losses: the defaults', then the fitted weights'.
+    pub fit: Option<(f64, f64)>,
+    /// The held-out losses: the fitted evaluation's alone, then with the
+    /// network on top; `None` where no network was trained.
+    pub network: Option<(f64, f64)>,
+    pub network_kept: bool,
+    /// The gate's last score line and verdict.
+    pub gate: Option<String>,
+    pub verdict: Option<String>,
+    /// The installed files: weights, and network if kept.
+    pub installed: Vec<PathBuf>,
+}
+
+/// Runs (or goes on with) a learning run, telling `say` how it goes.
+pub fn learn(l: &Learning, mut say: impl FnMut(&str)) -> Result<Learnt, String> {
+    let started = Instant::now();
+    let end = started + l.budget;
+    let clock = |at: Instant| {
+        format!("{:.1} of {:.0} min", at.duration_since(started).as_secs_f64() / 60.0, l.budget.as_secs_f64() / 60.0)
+    };
+    std::fs::create_dir_all(l.dir.join("data")).map_err(|e| format!("{}: {e}", l.dir.display()))?;
+    std::fs::create_dir_all(l.dir.join("logs")).map_err(|e| format!("{}: {e}", l.dir.display()))?;
+    let mut learnt = Learnt::default();
+
+    // 1. The book.
+    let book = l.dir.join("book.epd");
+    if !book.exists() {
+        let rules = protean_rules::AnyRules::by_name(&l.variant).map_err(|e| e.to_string())?;
+        let fens = make_book(&rules, BOOK_SIZE, l.seed);
+        if fens.is_empty() {
+            return Err(format!("{}: no level position a few plies from the start", l.variant));
+        }
+        write_whole(&book, &fens.iter().map(|f| format!("{f}\n")).collect::<String>())?;
+        say(&format!("[{}] book: {} positions in {}", clock(Instant::now()), fens.len(), book.display()));
+    } else {
+        say(&format!("book: {} (kept)", book.display()));
+    }
+
+    // 2. Self-play.
+    let data = self_play(l, &book, started + l.budget.mul_f64(DATAGEN_SHARE), &mut say, &clock)?;
+    for chunk in &data {
+        learnt.games += chunk.1;
+        learnt.positions += line_count(&chunk.0)?;
+    }
+    if learnt.positions < 1000 {
+        return Err(format!("{} positions of self-play: too few to fit (give more --minutes)", learnt.positions));
+    }
+    say(&format!("[{}] self-play: {} games, {} positions", clock(Instant::now()), learnt.games, learnt.positions));
+    let chunks: Vec<String> = data.iter().map(|(p, _)| p.display().to_string()).collect();
+
+    // 3. The fit.
+    let weights = l.dir.join("weights.txt");
+    let tune_log = l.dir.join("logs/tune.log");
+    if !weights.exists() {
+        let part = l.dir.join("weights.txt.part");
+        let mut args = strings(&["tune", "--variant", &l.variant, "--score-weight", SCORE_WEIGHT, "--out"]);
+        args.push(part.display().to_string());
+        args.push("--data".into());
+        args.extend(chunks.iter().cloned());
+        run_to_end(l, &args, &tune_log)?;
+        std::fs::rename(&part, &weights).map_err(|e| format!("{}: {e}", weights.display()))?;
+    }
+    learnt.fit = Step::last_line(&tune_log, "K ").and_then(|line| fit_losses(&line));
+    say(&format!(
+        "[{}] fit: {}{}",
+        clock(Instant::now()),
+        weights.display(),
+        learnt.fit.map_or(String::new(), |(a, b)| format!(", held-out loss {a:.6} -> {b:.6}"))
+    ));
+
+    // 4. The network.
+    let network = l.dir.join("network.nnue");
+    let net_log = l.dir.join("logs/network.log");
+    if !network.exists() {
+        let part = l.dir.join("network.nnue.part");
+        let mut args = strings(&["train-network", "--variant", &l.variant, "--on-top", "--mirror", "--epochs", "6"]);
+        args.extend(strings(&["--threads", &l.concurrency.to_string(), "--seed", &l.seed.to_string()]));
+        args.extend(["--weights".into(), weights.display().to_string(), "--out".into(), part.display().to_string()]);
+        args.push("--data".into());
+        args.extend(chunks.iter().cloned());
+        run_to_end(l, &args, &net_log)?;
+        std::fs::rename(&part, &network).map_err(|e| format!("{}: {e}", network.display()))?;
+    }
+    learnt.network = network_losses(&net_log);
+    learnt.network_kept = learnt.network.is_some_and(|(alone, with)| with < alone * (1.0 - NETWORK_GAIN));
+    say(&format!(
+        "[{}] network: {}{}",
+        clock(Instant::now()),
+        match learnt.network {
+            Some((alone, with)) => format!("held-out loss {alone:.6} without, {with:.6} with"),
+            None => "no losses in its log".into(),
+        },
+        if learnt.network_kept { "; it is used" } else { "; not used (it does not pay)" }
+    ));
+
+    // 5. The gate.
+    let gate_log = l.dir.join("logs/gate.log");
+    let gate_pgn = l.dir.join("gate.pgn");
+    let mut learnt_engine = vec![format!("option.WeightsFile={}", weights.display())];
+    if learnt.network_kept {
+        learnt_engine.push(format!("option.EvalFile={}", network.display()));
+    }
+    let mut args =
+        vec!["match".to_string(), "-engine".into(), format!("cmd={}", l.protean.display()), "name=learnt".into()];
+    args.extend(learnt_engine);
+    args.extend(["-engine".into(), format!("cmd={}", l.protean.display()), "name=defaults".into()]);
+    args.push("-each".into());
+    args.extend(strings(&[&format!("tc={}", l.tc), "option.Hash=16"]));
+    args.extend(l.variant_files.iter().map(|f| format!("option.VariantPath={}", f.display())));
+    args.extend(strings(&["-variant", &l.variant, "-games", "2", "-rounds", "5000", "-repeat"]));
+    args.extend(strings(&["-concurrency", &l.concurrency.to_string(), "-ratinginterval", "10"]));
+    args.extend(["-openings".into(), format!("file={}", book.display()), "format=epd".into(), "order=random".into()]);
+    args.extend(strings(&["-sprt", &format!("elo0={}", GATE_ELO.0), &format!("elo1={}", GATE_ELO.1)]));
+    args.extend(["alpha=0.05".into(), "beta=0.05".into(), "-pgnout".into(), gate_pgn.display().to_string()]);
+    if gate_pgn.exists() {
+        args.extend(["-resume".into(), gate_pgn.display().to_string()]);
+    }
+    say(&format!(
+        "[{}] gate: learnt against the defaults, {}, SPRT [{}, {}], until {}",
+        clock(Instant::now()),
+        l.tc,
+        GATE_ELO.0,
+        GATE_ELO.1,
+        clock(end)
+    ));
+    let step = Step::start(&l.protean, &l.variant_files, &args, &gate_log)?;
+    step.wait(Some(end), |log| {
+        if let Some(score) = Step::last_line(log, "Score of") {
+            let llr = Step::last_line(log, "SPRT: llr").unwrap_or_default();
+            say(&format!("[{}] gate: {score} {llr}", clock(Instant::now())));
+        }
+    })?;
+    learnt.gate = Step::last_line(&gate_log, "Score of");
+    learnt.verdict = Step::last_line(&gate_log, "SPRT: H").or_else(|| Step::last_line(&gate_log, "SPRT: llr"));
+    let elo = Step::last_line(&gate_log, "Elo difference").unwrap_or_default();
+    say(&format!(
+        "[{}] gate: {} {elo}; {}",
+        clock(Instant::now()),
+        learnt.gate.as_deref().unwrap_or("no game finished"),
+        learnt.verdict.as_deref().unwrap_or("no SPRT line")
+    ));
+    if learnt.verdict.as_deref() == Some("SPRT: H1 was accepted") {
+        let installed = l.dir.join(format!("{}.weights", l.variant));
+        std::fs::copy(&weights, &installed).map_err(|e| format!("{}: {e}", installed.display()))?;
+        learnt.installed.push(installed);
+        if learnt.network_kept {
+            let installed = l.dir.join(format!("{}.nnue", l.variant));
+            std::fs::copy(&network, &installed).map_err(|e| format!("{}: {e}", installed.display()))?;
+            learnt.installed.push(installed);
+        }
+    }
+    Ok(learnt)
+}
+
+/// Self-play chunks until `deadline` (or the fixed number of games):
+/// every whole chunk's file and games, in chunk order.
+fn self_play(
+    l: &Learning,
+    book: &Path,
+    deadline: Instant,
+    say: &mut impl FnMut(&str),
+    clock: &impl Fn(Instant) -> String,
+) -> Result<Vec<(PathBuf, u64)>, String> {
+    let chunk_path = |n: u64| l.dir.join(format!("data/chunk-{n:04}.txt"));
+    let complete = l.dir.join("data/complete");
+    let wanted_chunks = l.games.map(|g| g.div_ceil(CHUNK_GAMES));
+    let games_of = |n: u64| l.games.map_or(CHUNK_GAMES, |g| (g - n * CHUNK_GAMES).min(CHUNK_GAMES));
+    let whole = |upto: u64| -> Vec<(PathBuf, u64)> {
+        (0..upto).filter(|&n| chunk_path(n).exists()).map(|n| (chunk_path(n), games_of(n))).collect()
+    };
+    let last = |upto: u64| (0..upto).rev().find(|&n| chunk_path(n).exists()).map_or(0, |n| n + 1);
+    if complete.exists() {
+        let upto = last(wanted_chunks.unwrap_or(u64::MAX / 2).min(100_000));
+        say(&format!("self-play: {} chunks (kept)", whole(upto).len()));
+        return Ok(whole(upto));
+    }
+    let started = Instant::now();
+    let mut running: Vec<(u64, Step)> = Vec::new();
+    let mut next = 0u64;
+    let mut done_since_start = 0u64;
+    loop {
+        let out_of_time = l.games.is_none() && Instant::now() >= deadline;
+        // Start chunks on free cores.
+        while !out_of_time && running.len() < l.concurrency && wanted_chunks.is_none_or(|w| next < w) {
+            let n = next;
+            next += 1;
+            if chunk_path(n).exists() {
+                continue;
+            }
+            let part = l.dir.join(format!("data/chunk-{n:04}.part"));
+            let mut args = strings(&["datagen", "--variant", &l.variant, "--games", &games_of(n).to_string()]);
+            args.extend(strings(&["--nodes", &l.nodes.to_string(), "--random-plies", "2", "--concurrency", "1"]));
+            args.extend([
+                "--seed".into(),
+                chunk_seed(l.seed, n).to_string(),
+                "--book".into(),
+                book.display().to_string(),
+            ]);
+            args.extend(["--out".into(), part.display().to_string()]);
+            let log = l.dir.join(format!("logs/datagen-{n:04}.log"));
+            running.push((n, Step::start(&l.protean, &l.variant_files, &args, &log)?));
+        }
+        if running.is_empty() {
+            break;
+        }
+        if out_of_time {
+            // A chunk cut short would not be the chunk its seed makes.
+            for (n, step) in &mut running {
+                step.kill();
+                let _ = std::fs::remove_file(l.dir.join(format!("data/chunk-{n:04}.part")));
+            }
+            break;
+        }
+        let mut i = 0;
+        while i < running.len() {
+            match running[i].1.finished()? {
+                None => i += 1,
+                Some(ok) => {
+                    let (n, step) = running.swap_remove(i);
+                    if !ok {
+                        return Err(format!("self-play chunk {n} failed: {}", Step::tail(&step.log)));
+                    }
+                    let part = l.dir.join(format!("data/chunk-{n:04}.part"));
+                    std::fs::rename(&part, chunk_path(n)).map_err(|e| format!("{}: {e}", part.display()))?;
+                    done_since_start += 1;
+                    let have = whole(next);
+                    let games: u64 = have.iter().map(|c| c.1).sum();
+                    let left = match wanted_chunks {
+                        Some(w) => {
+                            let per_chunk = started.elapsed().as_secs_f64() / done_since_start as f64;
+                            let left = w.saturating_sub(have.len() as u64) as f64 * per_chunk / l.concurrency as f64;
+                            format!("about {:.0} min left", left / 60.0)
+                        }
+                        None => format!(
+                            "{:.0} min left",
+                            deadline.saturating_duration_since(Instant::now()).as_secs_f64() / 60.0
+                        ),
+                    };
+                    say(&format!(
+                        "[{}] self-play: {} chunks, {games} games; {left}",
+                        clock(Instant::now()),
+                        have.len()
+                    ));
+                }
+            }
+        }
+        std::thread::sleep(POLL);
+    }
+    std::fs::write(&complete, "").map_err(|e| format!("{}: {e}", complete.display()))?;
+    Ok(whole(last(next)))
+}
+
+/// The seed of self-play chunk `n`: apart for every chunk and run seed.
+fn chunk_seed(seed: u64, n: u64) -> u64 {
+    seed.wrapping_mul(1_000_003).wrapping_add(n)
+}
+
+/// Runs a step to its end; an error with its log's last lines if it fails.
+fn run_to_end(l: &Learning, args: &[String], log: &Path) -> Result<(), String> {
+    let step = Step::start(&l.protean, &l.variant_files, args, log)?;
+    if step.wait(None, |_| {})? {
+        Ok(())
+    } else {
+        Err(format!("{} failed: {}", args[0], Step::tail(log)))
+    }
+}
+
+/// `text` written to `path` whole: under another name first, then renamed.
+fn write_whole(path: &Path, text: &str) -> Result<(), String> {
+    let part = path.with_extension("part");
+    std::fs::write(&part, text).map_err(|e| format!("{}: {e}", part.display()))?;
+    std::fs::rename(&part, path).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+fn line_count(path: &Path) -> Result<u64, String> {
+    let text = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(text.iter().filter(|&&b| b == b'\n').count() as u64)
+}
+
+fn strings(words: &[&str]) -> Vec<String> {
+    words.iter().map(|w| w.to_string()).collect()
+}
+
+/// The held-out losses before and after of `tune`'s last line (`K 1.0;
+/// loss a -> b on them, c -> d on the tenth held out; wrote ...`).
+fn fit_losses(line: &str) -> Option<(f64, f64)> {
+    let held = line.split(", ").find(|part| part.contains("held out"))?;
+    let mut numbers = held.split_whitespace().filter_map(|w| w.parse::<f64>().ok());
+    Some((numbers.next()?, numbers.next()?))
+}
+
+/// The hand-made evaluation's held-out loss and the kept network's, from
+/// `train-network`'s log.
+fn network_losses(log: &Path) -> Option<(f64, f64)> {
+    let number = |line: String| line.rsplit([' ', '(']).find_map(|w| w.trim_end_matches(')').parse::<f64>().ok());
+    let alone = number(Step::last_line(log, "the hand-made evaluation's loss")?)?;
+    let with = number(Step::last_line(log, "wrote ")?)?;
+    Some((alone, with))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_fit_and_network_losses_are_read_from_the_tools_lines() {
+        let line =
+            "K 3.339; loss 0.061923 -> 0.000220 on them, 0.050251 -> 0.000135 on the tenth held out; wrote w.txt";
+        assert_eq!(fit_losses(line), Some((0.050251, 0.000135)));
+        assert_eq!(fit_losses("K 1.0; nothing"), None);
+        let dir = std::env::temp_dir().join(format!("protean-learn-test-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let log = dir.join("network.log");
+        std::fs::write(
+            &log,
+            "the hand-made evaluation's loss on the positions held out: 0.012000\nepoch 1/6: loss 0.1\n\
+             wrote n.nnue: the network after the epoch whose held-out loss was lowest (0.011000)\n",
+        )
+        .unwrap();
+        assert_eq!(network_losses(&log), Some((0.012, 0.011)));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn chunks_have_seeds_of_their_own() {
+        let seeds: std::collections::HashSet<u64> =
+            (1..4).flat_map(|s| (0..1000).map(move |n| chunk_seed(s, n))).collect();
+        assert_eq!(seeds.len(), 3000);
+    }
+}

@@ -1,0 +1,88 @@
+//! `protean learn`: a variant's fitted weights and, where it pays, a
+//! network, within a time budget: book, self-play, fit, network, SPRT
+//! gate. The pipeline is `protean_learn::learn`'s (its module comment
+//! tells the steps and how a run goes on after a stop); this reads the
+//! options and prints how it went.
+
+use clap::Args;
+use protean_learn::{learn, Learning};
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+#[derive(Args)]
+pub struct LearnArgs {
+    /// The variant: a built-in one, or one of a --variants file.
+    #[arg(long)]
+    variant: String,
+    /// The time budget in minutes (self-play takes 60% of it, the gate the end).
+    #[arg(long, default_value_t = 60.0)]
+    minutes: f64,
+    /// The run's directory (book, data, weights, network, gate, logs); a run
+    /// stopped goes on from what it holds.
+    #[arg(long)]
+    out: PathBuf,
+    /// Self-play games, fixed instead of as many as the time allows: the same
+    /// seed and games then give the same book, data and weights.
+    #[arg(long)]
+    games: Option<u64>,
+    /// Seed of the book and the self-play openings.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Processes at once (self-play, the gate's games); every core by default.
+    #[arg(long)]
+    concurrency: Option<usize>,
+    /// Nodes a self-play move.
+    #[arg(long, default_value_t = 5_000)]
+    nodes: u64,
+    /// The gate's time control.
+    #[arg(long, default_value = "5+0.05")]
+    tc: String,
+}
+
+pub fn run(args: &LearnArgs, variant_files: &[PathBuf]) -> Result<(), String> {
+    protean_rules::AnyRules::by_name(&args.variant).map_err(|e| e.to_string())?;
+    if !(args.minutes > 0.0 && args.minutes.is_finite()) {
+        return Err(format!("--minutes {}: must be above 0", args.minutes));
+    }
+    if args.games == Some(0) || args.nodes == 0 || args.concurrency == Some(0) {
+        return Err("--games, --nodes and --concurrency must be at least 1".into());
+    }
+    let absolute = |p: &PathBuf| std::path::absolute(p).map_err(|e| format!("{}: {e}", p.display()));
+    let learning = Learning {
+        protean: std::env::current_exe().map_err(|e| format!("the protean binary: {e}"))?,
+        variant: args.variant.clone(),
+        variant_files: variant_files.iter().map(absolute).collect::<Result<_, _>>()?,
+        dir: absolute(&args.out)?,
+        budget: Duration::from_secs_f64(args.minutes * 60.0),
+        games: args.games,
+        seed: args.seed,
+        concurrency: args.concurrency.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+        nodes: args.nodes,
+        tc: args.tc.clone(),
+    };
+    let started = Instant::now();
+    let learnt = learn(&learning, |line| eprintln!("{line}"))?;
+    println!(
+        "learnt {} in {:.1} min: {} games, {} positions of self-play",
+        args.variant,
+        started.elapsed().as_secs_f64() / 60.0,
+        learnt.games,
+        learnt.positions
+    );
+    if let Some((before, after)) = learnt.fit {
+        println!("fit: held-out loss {before:.6} with the defaults, {after:.6} fitted");
+    }
+    if let Some((alone, with)) = learnt.network {
+        let used = if learnt.network_kept { "used" } else { "not used" };
+        println!("network: held-out loss {alone:.6} without, {with:.6} with ({used})");
+    }
+    println!("gate: {} {}", learnt.gate.as_deref().unwrap_or("no game"), learnt.verdict.as_deref().unwrap_or(""));
+    if learnt.installed.is_empty() {
+        println!("nothing installed: the gate did not accept the learnt files (run again to go on with it)");
+    }
+    for file in &learnt.installed {
+        let option = if file.extension().is_some_and(|e| e == "nnue") { "EvalFile" } else { "WeightsFile" };
+        println!("setoption name {option} value {}", file.display());
+    }
+    Ok(())
+}

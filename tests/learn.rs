@@ -1,0 +1,91 @@
+//! `protean learn` end to end, on a few fast games: every step's file,
+//! the same files again from the same seed, a run that goes on from what
+//! its directory holds, and bad options refused with nothing written.
+
+use protean_rules::AnyRules;
+use protean_search::evaluate::EvalTables;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn temp(name: &str) -> PathBuf {
+    std::env::temp_dir().join(format!("protean-learn-{}-{name}", std::process::id()))
+}
+
+/// A short run: 40 games at 300 nodes a move, the gate until 0.2 minutes
+/// have passed.
+fn learn(dir: &Path) -> Output {
+    let args = ["learn", "--variant", "standard", "--games", "40", "--nodes", "300", "--seed", "5", "--minutes", "0.2"];
+    Command::new(env!("CARGO_BIN_EXE_protean"))
+        .args(args)
+        .args(["--tc", "1+0.01", "--concurrency", "2", "--out", dir.to_str().unwrap()])
+        .output()
+        .unwrap()
+}
+
+fn read(path: PathBuf) -> String {
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+#[test]
+fn learn_writes_every_step_the_same_from_the_same_seed_and_goes_on_after_a_stop() {
+    let (first, second) = (temp("first"), temp("second"));
+    let run = learn(&first);
+    let (out, err) = (String::from_utf8_lossy(&run.stdout), String::from_utf8_lossy(&run.stderr));
+    assert!(run.status.success(), "{out}\n{err}");
+    assert!(out.contains("learnt standard in") && out.contains("40 games"), "{out}");
+    assert!(out.contains("fit: held-out loss") && out.contains("gate: "), "{out}");
+    assert!(err.contains("book: ") && err.contains("self-play: 1 chunks, 40 games"), "{err}");
+
+    // The book's positions are the variant's, and level enough to be kept.
+    let rules = AnyRules::by_name("standard").unwrap();
+    let book = read(first.join("book.epd"));
+    assert!(book.lines().count() > 20, "{book}");
+    for fen in book.lines() {
+        rules.from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+    }
+    // The weights read back for the variant; the network was trained.
+    let weights = read(first.join("weights.txt"));
+    assert!(weights.starts_with("# Evaluation weights for standard"), "{weights}");
+    let start = rules.start();
+    protean_rules::with_position!(&start, p => EvalTables::with_weights(p.rules(), &weights).map(drop)).unwrap();
+    assert!(first.join("network.nnue").exists());
+    assert!(first.join("logs/gate.log").exists());
+
+    // The same seed and games: the same book, data and weights.
+    let again = learn(&second);
+    assert!(again.status.success(), "{}", String::from_utf8_lossy(&again.stderr));
+    for file in ["book.epd", "data/chunk-0000.txt", "weights.txt"] {
+        assert_eq!(read(first.join(file)), read(second.join(file)), "{file} differs between two runs of one seed");
+    }
+
+    // A run in a directory that holds finished steps keeps them.
+    let resumed = learn(&first);
+    let err = String::from_utf8_lossy(&resumed.stderr);
+    assert!(resumed.status.success(), "{err}");
+    assert!(err.contains("(kept)") && err.contains("self-play: 1 chunks (kept)"), "{err}");
+    assert_eq!(read(first.join("weights.txt")), weights);
+    for dir in [first, second] {
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+}
+
+#[test]
+fn learn_refuses_bad_options_and_writes_nothing() {
+    for (args, says) in [
+        (&["--variant", "nosuch"][..], "nosuch"),
+        (&["--variant", "standard", "--minutes", "0"][..], "--minutes"),
+        (&["--variant", "standard", "--games", "0"][..], "at least 1"),
+    ] {
+        let dir = temp("bad");
+        let run = Command::new(env!("CARGO_BIN_EXE_protean"))
+            .arg("learn")
+            .args(args)
+            .args(["--out", dir.to_str().unwrap()])
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&run.stderr);
+        assert_eq!(run.status.code(), Some(1), "{args:?}: {err}");
+        assert!(err.starts_with("error: ") && err.contains(says), "{args:?}: {err}");
+        assert!(!dir.exists(), "{args:?} wrote {}", dir.display());
+    }
+}
