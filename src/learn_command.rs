@@ -37,6 +37,10 @@ pub struct LearnArgs {
     /// The gate's time control.
     #[arg(long, default_value = "5+0.05")]
     tc: String,
+    /// Opening positions (FEN or EPD lines) for self-play and the gate instead of
+    /// a book of level ones: an unbalanced book where the variant is drawish.
+    #[arg(long)]
+    book: Option<PathBuf>,
 }
 
 pub fn run(args: &LearnArgs, variant_files: &[PathBuf]) -> Result<(), String> {
@@ -46,6 +50,9 @@ pub fn run(args: &LearnArgs, variant_files: &[PathBuf]) -> Result<(), String> {
     }
     if args.games == Some(0) || args.nodes == 0 || args.concurrency == Some(0) {
         return Err("--games, --nodes and --concurrency must be at least 1".into());
+    }
+    if let Some(book) = &args.book {
+        std::fs::metadata(book).map_err(|e| format!("--book {}: {e}", book.display()))?;
     }
     let absolute = |p: &PathBuf| std::path::absolute(p).map_err(|e| format!("{}: {e}", p.display()));
     let learning = Learning {
@@ -59,6 +66,7 @@ pub fn run(args: &LearnArgs, variant_files: &[PathBuf]) -> Result<(), String> {
         concurrency: args.concurrency.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
         nodes: args.nodes,
         tc: args.tc.clone(),
+        book: args.book.as_ref().map(absolute).transpose()?,
     };
     let started = Instant::now();
     let learnt = learn(&learning, |line| eprintln!("{line}"))?;

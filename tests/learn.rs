@@ -34,7 +34,7 @@ fn learn_writes_every_step_the_same_from_the_same_seed_and_goes_on_after_a_stop(
     assert!(run.status.success(), "{out}\n{err}");
     assert!(out.contains("learnt standard in") && out.contains("40 games"), "{out}");
     assert!(out.contains("fit: held-out loss") && out.contains("gate: "), "{out}");
-    assert!(err.contains("book: ") && err.contains("self-play: 1 chunks, 40 games"), "{err}");
+    assert!(err.contains("book: ") && err.contains("self-play: 40 games, "), "{err}");
 
     // The book's positions are the variant's, and level enough to be kept.
     let rules = AnyRules::by_name("standard").unwrap();
@@ -75,6 +75,7 @@ fn learn_refuses_bad_options_and_writes_nothing() {
         (&["--variant", "nosuch"][..], "nosuch"),
         (&["--variant", "standard", "--minutes", "0"][..], "--minutes"),
         (&["--variant", "standard", "--games", "0"][..], "at least 1"),
+        (&["--variant", "standard", "--book", "/no/such/book.epd"][..], "/no/such/book.epd"),
     ] {
         let dir = temp("bad");
         let run = Command::new(env!("CARGO_BIN_EXE_protean"))

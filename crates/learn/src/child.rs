@@ -49,9 +49,15 @@ impl Step {
         let _ = self.child.wait();
     }
 
-    /// Waits for it to end, killing it at `deadline`; whether it ended
-    /// well (a step killed did not).
-    pub fn wait(mut self, deadline: Option<Instant>, mut tick: impl FnMut(&Path)) -> Result<bool, String> {
+    /// Waits for it to end, killing it at `deadline`, calling `tick` with
+    /// its log every `every`; whether it ended well (a step killed did
+    /// not).
+    pub fn wait(
+        mut self,
+        deadline: Option<Instant>,
+        every: Duration,
+        mut tick: impl FnMut(&Path),
+    ) -> Result<bool, String> {
         let mut last_tick = Instant::now();
         loop {
             if let Some(ok) = self.finished()? {
@@ -61,7 +67,7 @@ impl Step {
                 self.kill();
                 return Ok(false);
             }
-            if last_tick.elapsed() >= Duration::from_secs(30) {
+            if last_tick.elapsed() >= every {
                 tick(&self.log);
                 last_tick = Instant::now();
             }

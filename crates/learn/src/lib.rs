@@ -4,7 +4,7 @@
 //! directory holds:
 //!
 //! 1. **Book** (`book.epd`): level positions a few random plies from the
-//!    start ([`book`]).
+//!    start ([`book`]), or the book given.
 //! 2. **Self-play** (`data/chunk-NNNN.txt`): `protean datagen` from the
 //!    book, in chunks of [`CHUNK_GAMES`] games, one chunk per core at a
 //!    time, each chunk seeded by its number so that it is the same file
@@ -45,10 +45,14 @@ pub const DATAGEN_SHARE: f64 = 0.6;
 /// A network is kept when its held-out loss is this much below the
 /// fitted evaluation's alone (relative).
 pub const NETWORK_GAIN: f64 = 0.01;
+/// How often self-play and the gate say how they go.
+const PROGRESS_EVERY: Duration = Duration::from_secs(30);
 /// Positions in the book.
 pub const BOOK_SIZE: usize = 200;
-/// How much of each fitting target is the self-play search's score.
-const SCORE_WEIGHT: &str = "0.5";
+/// How much of each fitting target is the self-play search's score: as
+/// `train-network` aims, and as Perfect Chess's weights fitted best
+/// (docs/results.md, "Evaluation weights fitted by `protean tune`").
+const SCORE_WEIGHT: &str = "0.75";
 /// The gate's bounds, in Elo.
 const GATE_ELO: (&str, &str) = ("0", "10");
 
@@ -74,6 +78,9 @@ pub struct Learning {
     pub nodes: u64,
     /// The gate's time control (cutechess-cli's `tc`).
     pub tc: String,
+    /// A book to use instead of making one (an unbalanced book, where
+    /// the variant is drawish).
+    pub book: Option<PathBuf>,
 }
 
 /// What a run left.
@@ -107,7 +114,11 @@ pub fn learn(l: &Learning, mut say: impl FnMut(&str)) -> Result<Learnt, String> 
 
     // 1. The book.
     let book = l.dir.join("book.epd");
-    if !book.exists() {
+    if let Some(given) = l.book.as_ref().filter(|_| !book.exists()) {
+        let text = std::fs::read_to_string(given).map_err(|e| format!("{}: {e}", given.display()))?;
+        write_whole(&book, &text)?;
+        say(&format!("book: {} from {}", book.display(), given.display()));
+    } else if !book.exists() {
         let rules = protean_rules::AnyRules::by_name(&l.variant).map_err(|e| e.to_string())?;
         let fens = make_book(&rules, BOOK_SIZE, l.seed);
         if fens.is_empty() {
@@ -207,7 +218,7 @@ pub fn learn(l: &Learning, mut say: impl FnMut(&str)) -> Result<Learnt, String> 
         clock(end)
     ));
     let step = Step::start(&l.protean, &l.variant_files, &args, &gate_log)?;
-    step.wait(Some(end), |log| {
+    step.wait(Some(end), PROGRESS_EVERY, |log| {
         if let Some(score) = Step::last_line(log, "Score of") {
             let llr = Step::last_line(log, "SPRT: llr").unwrap_or_default();
             say(&format!("[{}] gate: {score} {llr}", clock(Instant::now())));
@@ -261,6 +272,7 @@ fn self_play(
     let mut running: Vec<(u64, Step)> = Vec::new();
     let mut next = 0u64;
     let mut done_since_start = 0u64;
+    let mut last_said = Instant::now();
     loop {
         let out_of_time = l.games.is_none() && Instant::now() >= deadline;
         // Start chunks on free cores.
@@ -306,24 +318,28 @@ fn self_play(
                     let part = l.dir.join(format!("data/chunk-{n:04}.part"));
                     std::fs::rename(&part, chunk_path(n)).map_err(|e| format!("{}: {e}", part.display()))?;
                     done_since_start += 1;
-                    let have = whole(next);
-                    let games: u64 = have.iter().map(|c| c.1).sum();
-                    let left = match wanted_chunks {
-                        Some(w) => {
-                            let per_chunk = started.elapsed().as_secs_f64() / done_since_start as f64;
-                            let left = w.saturating_sub(have.len() as u64) as f64 * per_chunk / l.concurrency as f64;
-                            format!("about {:.0} min left", left / 60.0)
-                        }
-                        None => format!(
-                            "{:.0} min left",
-                            deadline.saturating_duration_since(Instant::now()).as_secs_f64() / 60.0
-                        ),
-                    };
-                    say(&format!(
-                        "[{}] self-play: {} chunks, {games} games; {left}",
-                        clock(Instant::now()),
-                        have.len()
-                    ));
+                    // A line every half minute: a fast variant plays a chunk a second.
+                    if last_said.elapsed() >= PROGRESS_EVERY {
+                        last_said = Instant::now();
+                        let have = whole(next);
+                        let games: u64 = have.iter().map(|c| c.1).sum();
+                        let left = match wanted_chunks {
+                            Some(w) => {
+                                let per_chunk = started.elapsed().as_secs_f64() / done_since_start as f64;
+                                let left = w.saturating_sub(have.len() as u64) as f64 * per_chunk;
+                                format!("about {:.0} min left", left / 60.0)
+                            }
+                            None => format!(
+                                "{:.0} min left",
+                                deadline.saturating_duration_since(Instant::now()).as_secs_f64() / 60.0
+                            ),
+                        };
+                        say(&format!(
+                            "[{}] self-play: {} chunks, {games} games; {left}",
+                            clock(Instant::now()),
+                            have.len()
+                        ));
+                    }
                 }
             }
         }
@@ -341,7 +357,7 @@ fn chunk_seed(seed: u64, n: u64) -> u64 {
 /// Runs a step to its end; an error with its log's last lines if it fails.
 fn run_to_end(l: &Learning, args: &[String], log: &Path) -> Result<(), String> {
     let step = Step::start(&l.protean, &l.variant_files, args, log)?;
-    if step.wait(None, |_| {})? {
+    if step.wait(None, PROGRESS_EVERY, |_| {})? {
         Ok(())
     } else {
         Err(format!("{} failed: {}", args[0], Step::tail(log)))

@@ -157,13 +157,18 @@ fn weights_file(variant: &Variant, tuning: &Tuning, data: &DataSet, fit: &Fit, t
         .iter()
         .map(|p| p.file_name().map_or_else(|| p.display().to_string(), |n| n.to_string_lossy().into_owned()))
         .collect();
+    // Many files (`protean learn`'s chunks) are named by the first and last.
+    let sources = match sources.as_slice() {
+        [first, .., last] if sources.len() > 4 => format!("{} files, {first} to {last}", sources.len()),
+        _ => sources.join(", "),
+    };
     let mut header = format!(
         "# Evaluation weights for {}, fitted by `protean tune` (Texel's method)\n\
          # on {} positions of {}, aiming at {target}; {}.\n\
          # {} terms the data never exercised keep their starting weights; piece-square weights penalised at {:e}.\n",
         variant.name,
         data.len(),
-        sources.join(", "),
+        sources,
         fit.summary(),
         unused.len(),
         tuning.square_penalty,
