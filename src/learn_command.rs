@@ -86,7 +86,11 @@ pub fn run(args: &LearnArgs, variant_files: &[PathBuf]) -> Result<(), String> {
     }
     println!("gate: {} {}", learnt.gate.as_deref().unwrap_or("no game"), learnt.verdict.as_deref().unwrap_or(""));
     if learnt.installed.is_empty() {
-        println!("nothing installed: the gate did not accept the learnt files (run again to go on with it)");
+        if learnt.verdict.as_deref() == Some("SPRT: H0 was accepted") {
+            println!("nothing installed: the gate rejected the learnt files");
+        } else {
+            println!("nothing installed: the gate has not decided (run again to go on with it)");
+        }
     }
     for file in &learnt.installed {
         let option = if file.extension().is_some_and(|e| e == "nnue") { "EvalFile" } else { "WeightsFile" };
