@@ -145,15 +145,9 @@ pub fn learn(l: &Learning, mut say: impl FnMut(&str)) -> Result<Learnt, String> 
     // 3. The fit.
     let weights = l.dir.join("weights.txt");
     let tune_log = l.dir.join("logs/tune.log");
-    if !weights.exists() {
-        let part = l.dir.join("weights.txt.part");
-        let mut args = strings(&["tune", "--variant", &l.variant, "--score-weight", SCORE_WEIGHT, "--out"]);
-        args.push(part.display().to_string());
-        args.push("--data".into());
-        args.extend(chunks.iter().cloned());
-        run_to_end(l, &args, &tune_log)?;
-        std::fs::rename(&part, &weights).map_err(|e| format!("{}: {e}", weights.display()))?;
-    }
+    let mut args = strings(&["tune", "--variant", &l.variant, "--score-weight", SCORE_WEIGHT, "--data"]);
+    args.extend(chunks.iter().cloned());
+    write_by_step(l, args, &weights, &tune_log)?;
     learnt.fit = Step::last_line(&tune_log, "K ").and_then(|line| fit_losses(&line));
     say(&format!(
         "[{}] fit: {}{}",
@@ -165,16 +159,11 @@ pub fn learn(l: &Learning, mut say: impl FnMut(&str)) -> Result<Learnt, String> 
     // 4. The network.
     let network = l.dir.join("network.nnue");
     let net_log = l.dir.join("logs/network.log");
-    if !network.exists() {
-        let part = l.dir.join("network.nnue.part");
-        let mut args = strings(&["train-network", "--variant", &l.variant, "--on-top", "--mirror", "--epochs", "6"]);
-        args.extend(strings(&["--threads", &l.concurrency.to_string(), "--seed", &l.seed.to_string()]));
-        args.extend(["--weights".into(), weights.display().to_string(), "--out".into(), part.display().to_string()]);
-        args.push("--data".into());
-        args.extend(chunks.iter().cloned());
-        run_to_end(l, &args, &net_log)?;
-        std::fs::rename(&part, &network).map_err(|e| format!("{}: {e}", network.display()))?;
-    }
+    let mut args = strings(&["train-network", "--variant", &l.variant, "--on-top", "--mirror", "--epochs", "6"]);
+    args.extend(strings(&["--threads", &l.concurrency.to_string(), "--seed", &l.seed.to_string()]));
+    args.extend(["--weights".into(), weights.display().to_string(), "--data".into()]);
+    args.extend(chunks.iter().cloned());
+    write_by_step(l, args, &network, &net_log)?;
     learnt.network = network_losses(&net_log);
     learnt.network_kept = learnt.network.is_some_and(|(alone, with)| with < alone * (1.0 - NETWORK_GAIN));
     say(&format!(
@@ -200,7 +189,9 @@ pub fn learn(l: &Learning, mut say: impl FnMut(&str)) -> Result<Learnt, String> 
     args.extend(["-engine".into(), format!("cmd={}", l.protean.display()), "name=defaults".into()]);
     args.push("-each".into());
     args.extend(strings(&[&format!("tc={}", l.tc), "option.Hash=16"]));
-    args.extend(l.variant_files.iter().map(|f| format!("option.VariantPath={}", f.display())));
+    if let Ok(paths) = std::env::join_paths(&l.variant_files).map(|p| p.to_string_lossy().into_owned()) {
+        args.extend((!paths.is_empty()).then(|| format!("option.VariantPath={paths}")));
+    }
     args.extend(strings(&["-variant", &l.variant, "-games", "2", "-rounds", "5000", "-repeat"]));
     args.extend(strings(&["-concurrency", &l.concurrency.to_string(), "-ratinginterval", "10"]));
     args.extend(["-openings".into(), format!("file={}", book.display()), "format=epd".into(), "order=random".into()]);
@@ -352,6 +343,19 @@ fn self_play(
 /// The seed of self-play chunk `n`: apart for every chunk and run seed.
 fn chunk_seed(seed: u64, n: u64) -> u64 {
     seed.wrapping_mul(1_000_003).wrapping_add(n)
+}
+
+/// Unless `out` is there, runs the step `args` with `--out` a name beside
+/// it and renames what it wrote to `out`: a step stopped leaves nothing
+/// that a later run would take for done.
+fn write_by_step(l: &Learning, mut args: Vec<String>, out: &Path, log: &Path) -> Result<(), String> {
+    if out.exists() {
+        return Ok(());
+    }
+    let part = out.with_extension("part");
+    args.extend(["--out".into(), part.display().to_string()]);
+    run_to_end(l, &args, log)?;
+    std::fs::rename(&part, out).map_err(|e| format!("{}: {e}", out.display()))
 }
 
 /// Runs a step to its end; an error with its log's last lines if it fails.

@@ -119,10 +119,8 @@ impl<B: Bitboard> EvalTables<B> {
     pub fn for_changed_rules(&self, rules: &Rules<B>) -> EvalTables<B> {
         let mut tables = self.clone();
         // A file that weighed the rules before weighs their letters now.
-        let text = self.file.clone();
-        tables
-            .weigh_pieces(rules, text.as_deref().unwrap_or_else(|| built_in_weights(rules)))
-            .expect("a file read for the letters of these rules");
+        let text = self.file.as_deref().unwrap_or_else(|| built_in_weights(rules));
+        tables.weigh_pieces(rules, text).expect("a file read for the letters of these rules");
         tables
     }
 
