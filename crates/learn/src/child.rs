@@ -75,15 +75,19 @@ impl Step {
         }
     }
 
-    /// The log's last line starting with `prefix`.
-    pub fn last_line(log: &Path, prefix: &str) -> Option<String> {
-        let text = std::fs::read_to_string(log).ok()?;
+    /// A log's text (empty where it cannot be read: a step not started).
+    pub fn read_log(log: &Path) -> String {
+        std::fs::read_to_string(log).unwrap_or_default()
+    }
+
+    /// The last line of `text` (a log's) starting with `prefix`.
+    pub fn last_line(text: &str, prefix: &str) -> Option<String> {
         text.lines().rev().find(|l| l.starts_with(prefix)).map(str::to_string)
     }
 
     /// The log's last lines, for an error message.
     pub fn tail(log: &Path) -> String {
-        let text = std::fs::read_to_string(log).unwrap_or_default();
+        let text = Step::read_log(log);
         let lines: Vec<&str> = text.lines().collect();
         lines[lines.len().saturating_sub(3)..].join(" / ")
     }

@@ -148,7 +148,7 @@ pub fn learn(l: &Learning, mut say: impl FnMut(&str)) -> Result<Learnt, String> 
     let mut args = strings(&["tune", "--variant", &l.variant, "--score-weight", SCORE_WEIGHT, "--data"]);
     args.extend(chunks.iter().cloned());
     write_by_step(l, args, &weights, &tune_log)?;
-    learnt.fit = Step::last_line(&tune_log, "K ").and_then(|line| fit_losses(&line));
+    learnt.fit = Step::last_line(&Step::read_log(&tune_log), "K ").and_then(|line| fit_losses(&line));
     say(&format!(
         "[{}] fit: {}{}",
         clock(Instant::now()),
@@ -210,14 +210,16 @@ pub fn learn(l: &Learning, mut say: impl FnMut(&str)) -> Result<Learnt, String> 
     ));
     let step = Step::start(&l.protean, &l.variant_files, &args, &gate_log)?;
     step.wait(Some(end), PROGRESS_EVERY, |log| {
-        if let Some(score) = Step::last_line(log, "Score of") {
-            let llr = Step::last_line(log, "SPRT: llr").unwrap_or_default();
+        let text = Step::read_log(log);
+        if let Some(score) = Step::last_line(&text, "Score of") {
+            let llr = Step::last_line(&text, "SPRT: llr").unwrap_or_default();
             say(&format!("[{}] gate: {score} {llr}", clock(Instant::now())));
         }
     })?;
-    learnt.gate = Step::last_line(&gate_log, "Score of");
-    learnt.verdict = Step::last_line(&gate_log, "SPRT: H").or_else(|| Step::last_line(&gate_log, "SPRT: llr"));
-    let elo = Step::last_line(&gate_log, "Elo difference").unwrap_or_default();
+    let text = Step::read_log(&gate_log);
+    learnt.gate = Step::last_line(&text, "Score of");
+    learnt.verdict = Step::last_line(&text, "SPRT: H").or_else(|| Step::last_line(&text, "SPRT: llr"));
+    let elo = Step::last_line(&text, "Elo difference").unwrap_or_default();
     say(&format!(
         "[{}] gate: {} {elo}; {}",
         clock(Instant::now()),
@@ -247,17 +249,26 @@ fn self_play(
     clock: &impl Fn(Instant) -> String,
 ) -> Result<Vec<(PathBuf, u64)>, String> {
     let chunk_path = |n: u64| l.dir.join(format!("data/chunk-{n:04}.txt"));
+    let part_path = |n: u64| chunk_path(n).with_extension("part");
     let complete = l.dir.join("data/complete");
     let wanted_chunks = l.games.map(|g| g.div_ceil(CHUNK_GAMES));
     let games_of = |n: u64| l.games.map_or(CHUNK_GAMES, |g| (g - n * CHUNK_GAMES).min(CHUNK_GAMES));
-    let whole = |upto: u64| -> Vec<(PathBuf, u64)> {
-        (0..upto).filter(|&n| chunk_path(n).exists()).map(|n| (chunk_path(n), games_of(n))).collect()
+    // The whole chunks below chunk `upto`, in order, with their games: the
+    // directory listed once, not every number probed.
+    let whole = |upto: u64| -> Result<Vec<(PathBuf, u64)>, String> {
+        let data = l.dir.join("data");
+        let entries = std::fs::read_dir(&data).map_err(|e| format!("{}: {e}", data.display()))?;
+        let mut numbers: Vec<u64> = entries
+            .filter_map(|e| e.ok()?.file_name().to_str()?.strip_prefix("chunk-")?.strip_suffix(".txt")?.parse().ok())
+            .filter(|&n| n < upto)
+            .collect();
+        numbers.sort_unstable();
+        Ok(numbers.into_iter().map(|n| (chunk_path(n), games_of(n))).collect())
     };
-    let last = |upto: u64| (0..upto).rev().find(|&n| chunk_path(n).exists()).map_or(0, |n| n + 1);
     if complete.exists() {
-        let upto = last(wanted_chunks.unwrap_or(u64::MAX / 2).min(100_000));
-        say(&format!("self-play: {} chunks (kept)", whole(upto).len()));
-        return Ok(whole(upto));
+        let kept = whole(wanted_chunks.unwrap_or(u64::MAX))?;
+        say(&format!("self-play: {} chunks (kept)", kept.len()));
+        return Ok(kept);
     }
     let started = Instant::now();
     let mut running: Vec<(u64, Step)> = Vec::new();
@@ -273,7 +284,7 @@ fn self_play(
             if chunk_path(n).exists() {
                 continue;
             }
-            let part = l.dir.join(format!("data/chunk-{n:04}.part"));
+            let part = part_path(n);
             let mut args = strings(&["datagen", "--variant", &l.variant, "--games", &games_of(n).to_string()]);
             args.extend(strings(&["--nodes", &l.nodes.to_string(), "--random-plies", "2", "--concurrency", "1"]));
             args.extend([
@@ -293,7 +304,7 @@ fn self_play(
             // A chunk cut short would not be the chunk its seed makes.
             for (n, step) in &mut running {
                 step.kill();
-                let _ = std::fs::remove_file(l.dir.join(format!("data/chunk-{n:04}.part")));
+                let _ = std::fs::remove_file(part_path(*n));
             }
             break;
         }
@@ -306,13 +317,13 @@ fn self_play(
                     if !ok {
                         return Err(format!("self-play chunk {n} failed: {}", Step::tail(&step.log)));
                     }
-                    let part = l.dir.join(format!("data/chunk-{n:04}.part"));
+                    let part = part_path(n);
                     std::fs::rename(&part, chunk_path(n)).map_err(|e| format!("{}: {e}", part.display()))?;
                     done_since_start += 1;
                     // A line every half minute: a fast variant plays a chunk a second.
                     if last_said.elapsed() >= PROGRESS_EVERY {
                         last_said = Instant::now();
-                        let have = whole(next);
+                        let have = whole(next)?;
                         let games: u64 = have.iter().map(|c| c.1).sum();
                         let left = match wanted_chunks {
                             Some(w) => {
@@ -337,7 +348,7 @@ fn self_play(
         std::thread::sleep(POLL);
     }
     std::fs::write(&complete, "").map_err(|e| format!("{}: {e}", complete.display()))?;
-    Ok(whole(last(next)))
+    whole(next)
 }
 
 /// The seed of self-play chunk `n`: apart for every chunk and run seed.
@@ -396,8 +407,9 @@ fn fit_losses(line: &str) -> Option<(f64, f64)> {
 /// `train-network`'s log.
 fn network_losses(log: &Path) -> Option<(f64, f64)> {
     let number = |line: String| line.rsplit([' ', '(']).find_map(|w| w.trim_end_matches(')').parse::<f64>().ok());
-    let alone = number(Step::last_line(log, "the hand-made evaluation's loss")?)?;
-    let with = number(Step::last_line(log, "wrote ")?)?;
+    let text = Step::read_log(log);
+    let alone = number(Step::last_line(&text, "the hand-made evaluation's loss")?)?;
+    let with = number(Step::last_line(&text, "wrote ")?)?;
     Some((alone, with))
 }
 
