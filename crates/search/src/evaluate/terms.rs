@@ -12,6 +12,17 @@ use protean_rules::{Bitboard, Color, Position, Rules};
 /// From which rank advance (256ths of the board) a defended piece that no
 /// enemy pawn can chase away stands on an outpost: the fourth rank of 8.
 const OUTPOST_ADVANCE: i32 = 100;
+/// The parts of [`king_danger`], in its units: Stockfish's classical
+/// king danger (each piece reaching the ring about 60, each attack on it
+/// 69, a weak ring cell 185, a safe check 635 to 1,080, an unsafe one 148)
+/// over about 25.
+const KING_DANGER_ATTACKER: i32 = 2;
+const KING_DANGER_ATTACK: i32 = 3;
+const KING_DANGER_WEAK: i32 = 7;
+const KING_DANGER_SAFE_CHECK: i32 = 30;
+const KING_DANGER_UNSAFE_CHECK: i32 = 6;
+/// Below this, no danger: a lone piece near a king is not an attack.
+const KING_DANGER_OFFSET: i32 = 8;
 /// Where the evaluation's terms go.
 pub trait Terms {
     /// For `color`: `feature` (in 256ths, see [`ONE`]) of the term whose
@@ -152,9 +163,9 @@ fn side<B: Bitboard, T: Terms>(
     let (blockers, vacant, theirs) = (pos.blockers(), pos.vacant(), pos.pieces(!us));
     let capturable = if hanging { pos.occupied() } else { theirs };
     let mut attacked = B::EMPTY;
-    let safe_check = out.wants(scalar(Scalar::SafeCheck));
-    let (mut reached, mut checks) = (B::EMPTY, B::EMPTY);
-    let their_king = pos.king(!us).filter(|_| safe_check);
+    let checks_wanted = out.wants(scalar(Scalar::SafeCheck)) || out.wants(scalar(Scalar::KingDanger));
+    let (mut reached, mut by_pieces, mut checks) = (B::EMPTY, B::EMPTY, B::EMPTY);
+    let their_king = pos.king(!us).filter(|_| checks_wanted);
     for kind in 0..rules.piece_types {
         let pieces = pos.pieces_of(us, kind);
         let role = rules.roles[kind];
@@ -200,7 +211,7 @@ fn side<B: Bitboard, T: Terms>(
                 let (quiet, captures) = rules.targets_of(moves, cell, blockers, vacant, capturable);
                 attacked |= captures;
                 let reach = quiet | (captures & theirs);
-                reached |= quiet | captures;
+                by_pieces |= quiet | captures;
                 checks |= reach & check_cells;
                 mobility += reach.count() as i32;
                 unsafe_reach += (reach & their_pawn_attacks).count() as i32;
@@ -249,7 +260,24 @@ fn side<B: Bitboard, T: Terms>(
     if pos.tiles_move() {
         tiles(pos, t, us, own_pawns, out);
     }
-    SideReach { material, attacked, reached, checks }
+    SideReach { material, attacked, reached: reached | by_pieces, by_pieces, checks, king_attackers, king_attacks }
+}
+
+/// The danger to a king from the side whose reach is `ours`, in units of
+/// one attack on a cell of its ring: Stockfish's classical king danger
+/// with every piece alike (no piece is named here), its parts in about
+/// its proportions; never below zero. `weak`: the ring cells we reach that
+/// only the king holds; `safe_checks`: our checks from cells nothing of
+/// theirs reaches.
+fn king_danger<B: Bitboard>(ours: &SideReach<B>, weak: B, safe_checks: B) -> i32 {
+    let unsafe_checks = ours.checks & !safe_checks;
+    let units = KING_DANGER_ATTACKER * ours.king_attackers
+        + KING_DANGER_ATTACK * ours.king_attacks
+        + KING_DANGER_WEAK * weak.count() as i32
+        + KING_DANGER_SAFE_CHECK * safe_checks.count() as i32
+        + KING_DANGER_UNSAFE_CHECK * unsafe_checks.count() as i32
+        - KING_DANGER_OFFSET;
+    units.max(0)
 }
 
 /// What [`side`] found of one side for the terms that weigh both.
@@ -260,8 +288,14 @@ struct SideReach<B> {
     attacked: B,
     /// Cells its pieces and king move to or take on.
     reached: B,
+    /// Cells its pieces but the king move to or take on.
+    by_pieces: B,
     /// Cells one of its pieces moves to or takes on to give check.
     checks: B,
+    /// Its pieces that reach the enemy king's ring, and how many cells of
+    /// the ring they reach (a cell once for each).
+    king_attackers: i32,
+    king_attacks: i32,
 }
 
 /// What stands before one side's passed pawns: a piece on the cell ahead,
@@ -394,12 +428,14 @@ pub(super) fn piece_terms<B: Bitboard, T: Terms>(
     pawns: [B; 2],
     out: &mut T,
 ) -> i32 {
-    // Only the pawn terms below, hanging pieces, safe checks and outposts
-    // ask where pawns attack.
+    // Only the pawn terms below, hanging pieces, safe checks, king danger
+    // and outposts ask where pawns attack.
     let hanging = out.wants(scalar(Scalar::Hanging));
     let safe_check = out.wants(scalar(Scalar::SafeCheck));
+    let danger = out.wants(scalar(Scalar::KingDanger));
     let attacks = if hanging
         || safe_check
+        || danger
         || out.wants(scalar(Scalar::PawnThreat))
         || out.wants(scalar(Scalar::ReachIntoPawnAttacks))
         || out.wants(scalar(Scalar::Outpost))
@@ -418,9 +454,19 @@ pub(super) fn piece_terms<B: Bitboard, T: Terms>(
                 & !(sides[theirs].attacked | attacks[theirs]);
             out.count(us, scalar(Scalar::Hanging), undefended.count() as i32);
         }
+        // Checks from cells no enemy piece, pawn or king reaches.
+        let safe_checks = sides[ours].checks & !sides[theirs].reached & !attacks[theirs];
         if safe_check {
-            let safe = sides[ours].checks & !sides[theirs].reached & !attacks[theirs];
-            out.count(us, scalar(Scalar::SafeCheck), safe.count() as i32);
+            out.count(us, scalar(Scalar::SafeCheck), safe_checks.count() as i32);
+        }
+        if let Some(king) = pos.king(!us).filter(|_| danger) {
+            // Ring cells we reach where nothing of theirs stands and
+            // nothing but the king covers.
+            let weak = t.king_ring[king]
+                & sides[ours].by_pieces
+                & !(sides[theirs].by_pieces | attacks[theirs] | pos.pieces(!us));
+            let units = king_danger(&sides[ours], weak, safe_checks);
+            out.add(us, scalar(Scalar::KingDanger), units * units * ONE / 256);
         }
     }
     ((sides[0].material + sides[1].material) * 256 / t.start_material).min(256)

@@ -214,6 +214,20 @@ fn safe_checks_are_counted() {
 }
 
 #[test]
+fn king_danger_is_the_square_of_its_parts() {
+    let danger = |fen| counted_raw("standard", fen, scalar(Scalar::KingDanger));
+    // No piece near either king: nothing.
+    assert_eq!(danger("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"), [0, 0]);
+    // The rook on a1 reaches no cell of the ring of g8 but checks safely
+    // from a8: 30 units of a safe check less the 8 of no danger.
+    assert_eq!(danger("6k1/8/8/8/8/8/8/R5K1 w - - 0 1"), [22 * 22, 0]);
+    // On a7 it reaches f7, g7 and h7 (one piece, 2; three attacks, 9),
+    // cells only the king holds (three weak cells, 21), checks safely
+    // from a8 (30) and unsafely from g7 (6): 68 units less 8.
+    assert_eq!(danger("6k1/R7/8/8/8/8/8/6K1 w - - 0 1"), [60 * 60, 0]);
+}
+
+#[test]
 fn passed_pawns_count_their_blockers_and_the_kings_near_them() {
     // White's e6-passer is blocked by Black's king on its stop cell
     // e7; the b2-pawn is no passer (the a7-pawn guards its path), nor
