@@ -164,7 +164,7 @@ fn side<B: Bitboard, T: Terms>(
     let capturable = if hanging { pos.occupied() } else { theirs };
     let mut attacked = B::EMPTY;
     let checks_wanted = out.wants(scalar(Scalar::SafeCheck)) || out.wants(scalar(Scalar::KingDanger));
-    let (mut reached, mut by_pieces, mut checks) = (B::EMPTY, B::EMPTY, B::EMPTY);
+    let (mut by_king, mut by_pieces, mut checks) = (B::EMPTY, B::EMPTY, B::EMPTY);
     let their_king = pos.king(!us).filter(|_| checks_wanted);
     for kind in 0..rules.piece_types {
         let pieces = pos.pieces_of(us, kind);
@@ -189,7 +189,7 @@ fn side<B: Bitboard, T: Terms>(
                     out.count(us, scalar(Scalar::KingOpenFile), open);
                 }
                 attacked |= t.king_ring[cell];
-                reached |= t.king_ring[cell];
+                by_king |= t.king_ring[cell];
             }
         } else {
             let victims = if lesser_attacks { theirs & pos.kinds_bb(t.worth_more[kind]) } else { B::EMPTY };
@@ -260,7 +260,7 @@ fn side<B: Bitboard, T: Terms>(
     if pos.tiles_move() {
         tiles(pos, t, us, own_pawns, out);
     }
-    SideReach { material, attacked, reached: reached | by_pieces, by_pieces, checks, king_attackers, king_attacks }
+    SideReach { material, attacked, reached: by_king | by_pieces, by_pieces, checks, king_attackers, king_attacks }
 }
 
 /// The danger to a king from the side whose reach is `ours`, in units of
