@@ -13,8 +13,9 @@
 //! kings' distances), mobility, outposts, how far up the board each kind
 //! stands, threats (pieces attacked by pawns or by lesser pieces, pieces
 //! attacked and not defended), king safety (attacks on the king's ring,
-//! the pawn shield, and the square of the danger to the king), blended between middle game and end game by the
-//! non-pawn material left, plus a tempo bonus. Where tiles move (Beyond
+//! the pawn shield, and the square of the danger to the king), blended
+//! between middle game and end game by the non-pawn material left, plus
+//! a tempo bonus. Where tiles move (Beyond
 //! Chess), three terms know what rifts do: rifts beside a king take its
 //! flight cells, a rift that a tile shift could fill is a line waiting to
 //! open onto a king, and a pawn near the rank where it promotes (which
