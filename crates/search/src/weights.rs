@@ -208,18 +208,24 @@ impl Scalar {
             // A variant without a fit must still fear a king hunt, which
             // self-play at a few thousand nodes seldom shows a fit.
             Scalar::KingDanger => Score::new(KING_DANGER_DEFAULT, 0),
-            // Nothing until a fit gives them a worth: a variant without
-            // fitted weights plays as it did before they were counted.
-            Scalar::PawnThreat
-            | Scalar::ReachIntoPawnAttacks
-            | Scalar::BoundPair
+            // Threats, the bishop pair, outposts and passers' escorts: the
+            // mean of standard chess's and Perfect Chess's fits (rounded
+            // toward zero). What a piece attacks and what a pawn needs
+            // are much the same game to game; each of these lowered the
+            // held-out loss of Capablanca chess's self-play (see
+            // docs/architecture.md).
+            Scalar::PawnThreat => Score::new(88, 8),
+            Scalar::BoundPair => Score::new(35, 68),
+            Scalar::LesserAttacks => Score::new(77, 9),
+            Scalar::Hanging => Score::new(13, 40),
+            Scalar::PassedBlocked => Score::new(-16, -9),
+            Scalar::PassedKingDistance => Score::new(-29, 37),
+            Scalar::Outpost => Score::new(34, 22),
+            // Nothing until a fit gives them a worth: their two fits
+            // raised that loss, or (safe checks) king danger counts them.
+            Scalar::ReachIntoPawnAttacks
             | Scalar::OpenFile
             | Scalar::KingOpenFile
-            | Scalar::LesserAttacks
-            | Scalar::Hanging
-            | Scalar::PassedBlocked
-            | Scalar::PassedKingDistance
-            | Scalar::Outpost
             | Scalar::Connected
             | Scalar::ConnectedAdvance
             | Scalar::SafeCheck => Score::new(0, 0),
