@@ -122,10 +122,15 @@ pub enum Scalar {
     /// an attack grows faster than its parts: one piece near a king is
     /// nothing, four with a safe check are mate.
     KingDanger,
+    /// Per piece (not a pawn, not the king), how many fewer than
+    /// `evaluate::terms::TRAPPED_BELOW` cells it reaches that no enemy
+    /// pawn attacks: a piece with nowhere to go is lost or useless, more
+    /// than its few cells of mobility say.
+    Trapped,
 }
 
 impl Scalar {
-    pub const ALL: [Scalar; 26] = [
+    pub const ALL: [Scalar; 27] = [
         Scalar::PawnAdvance,
         Scalar::Passed,
         Scalar::PassedAdvance,
@@ -152,6 +157,7 @@ impl Scalar {
         Scalar::ConnectedAdvance,
         Scalar::SafeCheck,
         Scalar::KingDanger,
+        Scalar::Trapped,
     ];
 
     /// The scalar term a weights file calls `name`.
@@ -187,6 +193,7 @@ impl Scalar {
             Scalar::ConnectedAdvance => "connected_advance",
             Scalar::SafeCheck => "safe_check",
             Scalar::KingDanger => "king_danger",
+            Scalar::Trapped => "trapped",
         }
     }
 
@@ -208,6 +215,7 @@ impl Scalar {
             // A variant without a fit must still fear a king hunt, which
             // self-play at a few thousand nodes seldom shows a fit.
             Scalar::KingDanger => Score::new(KING_DANGER_DEFAULT, 0),
+            Scalar::Trapped => Score::new(TRAPPED_DEFAULT.0, TRAPPED_DEFAULT.1),
             // Threats, the bishop pair, outposts and passers' escorts: the
             // mean of standard chess's and Perfect Chess's fits (rounded
             // toward zero). What a piece attacks and what a pawn needs
@@ -238,6 +246,13 @@ impl Scalar {
 /// self-play gives (its feature the danger squared over 256; about a
 /// fifth of Stockfish's classical danger squared over 4,096).
 const KING_DANGER_DEFAULT: i32 = 4;
+
+/// [`Scalar::Trapped`]'s weights where no fit gives them, a cell short:
+/// what Stockfish's classical mobility tables take from a knight, bishop
+/// or rook with one safe cell or none, over a straight line through their
+/// other entries (about 22 in the middle game and 35 in the end game at
+/// its scale, a pawn 126/208), at ours (a pawn 90/125).
+const TRAPPED_DEFAULT: (i32, i32) = (-16, -20);
 
 /// Terms of each kind of piece, one weight per kind.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

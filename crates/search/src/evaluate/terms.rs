@@ -23,6 +23,9 @@ const KING_DANGER_SAFE_CHECK: i32 = 30;
 const KING_DANGER_UNSAFE_CHECK: i32 = 6;
 /// Below this, no danger: a lone piece near a king is not an attack.
 const KING_DANGER_OFFSET: i32 = 8;
+/// A piece reaching fewer cells than this that no enemy pawn attacks is
+/// trapped ([`Scalar::Trapped`]), by how many fewer.
+const TRAPPED_BELOW: i32 = 2;
 /// Where the evaluation's terms go.
 pub trait Terms {
     /// For `color`: `feature` (in 256ths, see [`ONE`]) of the term whose
@@ -154,7 +157,7 @@ fn side<B: Bitboard, T: Terms>(
         out.wants(scalar(Scalar::Outpost)),
     );
     let rank_advance = &t.rank_advance[us as usize];
-    let mut unsafe_reach = 0;
+    let (mut unsafe_reach, mut trapped) = (0, 0);
     let mut threatened = B::EMPTY;
     // What a piece may move onto or take (its mobility: `reach_from`,
     // with the board's sets read once for the side). Where hanging pieces
@@ -213,8 +216,11 @@ fn side<B: Bitboard, T: Terms>(
                 let reach = quiet | (captures & theirs);
                 by_pieces |= quiet | captures;
                 checks |= reach & check_cells;
-                mobility += reach.count() as i32;
-                unsafe_reach += (reach & their_pawn_attacks).count() as i32;
+                let reach_count = reach.count() as i32;
+                let unsafe_count = (reach & their_pawn_attacks).count() as i32;
+                mobility += reach_count;
+                unsafe_reach += unsafe_count;
+                trapped += (TRAPPED_BELOW - (reach_count - unsafe_count)).max(0);
                 if lesser_attacks {
                     threatened |= captures & victims;
                 }
@@ -247,6 +253,7 @@ fn side<B: Bitboard, T: Terms>(
         }
     }
     out.count(us, scalar(Scalar::ReachIntoPawnAttacks), unsafe_reach);
+    out.count(us, scalar(Scalar::Trapped), trapped);
     if lesser_attacks {
         out.count(us, scalar(Scalar::LesserAttacks), threatened.count() as i32);
     }

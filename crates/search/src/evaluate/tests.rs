@@ -228,6 +228,16 @@ fn king_danger_is_the_square_of_its_parts() {
 }
 
 #[test]
+fn trapped_pieces_count_the_cells_they_lack() {
+    // White's bishop on a1 is shut in by its b2-pawn (2 short of 2 free
+    // cells) and its knight on h1 reaches only f2 and g3, which the e3-
+    // and h4-pawns attack (2 short); Black's rook on a8 is shut in (2),
+    // its knight on b8 free.
+    let fen = "rn2k3/p7/8/8/6pp/4p3/1P6/B3K2N w - - 0 1";
+    assert_eq!(counted("standard", fen, Scalar::Trapped), [4, 2]);
+}
+
+#[test]
 fn passed_pawns_count_their_blockers_and_the_kings_near_them() {
     // White's e6-passer is blocked by Black's king on its stop cell
     // e7; the b2-pawn is no passer (the a7-pawn guards its path), nor
