@@ -435,8 +435,8 @@ pub(super) fn piece_terms<B: Bitboard, T: Terms>(
     pawns: [B; 2],
     out: &mut T,
 ) -> i32 {
-    // Only the pawn terms below, hanging pieces, safe checks, king danger
-    // and outposts ask where pawns attack.
+    // Only the pawn terms below, hanging pieces, safe checks, king danger,
+    // trapped pieces and outposts ask where pawns attack.
     let hanging = out.wants(scalar(Scalar::Hanging));
     let safe_check = out.wants(scalar(Scalar::SafeCheck));
     let danger = out.wants(scalar(Scalar::KingDanger));
@@ -445,6 +445,7 @@ pub(super) fn piece_terms<B: Bitboard, T: Terms>(
         || danger
         || out.wants(scalar(Scalar::PawnThreat))
         || out.wants(scalar(Scalar::ReachIntoPawnAttacks))
+        || out.wants(scalar(Scalar::Trapped))
         || out.wants(scalar(Scalar::Outpost))
     {
         [pawn_attacks(pos, Color::White), pawn_attacks(pos, Color::Black)]
