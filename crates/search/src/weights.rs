@@ -215,7 +215,7 @@ impl Scalar {
             // A variant without a fit must still fear a king hunt, which
             // self-play at a few thousand nodes seldom shows a fit.
             Scalar::KingDanger => Score::new(KING_DANGER_DEFAULT, 0),
-            Scalar::Trapped => Score::new(TRAPPED_DEFAULT.0, TRAPPED_DEFAULT.1),
+            Scalar::Trapped => TRAPPED_DEFAULT,
             // Threats, the bishop pair, outposts and passers' escorts: the
             // mean of standard chess's and Perfect Chess's fits (rounded
             // toward zero). What a piece attacks and what a pawn needs
@@ -252,7 +252,7 @@ const KING_DANGER_DEFAULT: i32 = 4;
 /// or rook with one safe cell or none, over a straight line through their
 /// other entries (about 22 in the middle game and 35 in the end game at
 /// its scale, a pawn 126/208), at ours (a pawn 90/125).
-const TRAPPED_DEFAULT: (i32, i32) = (-16, -20);
+const TRAPPED_DEFAULT: Score = Score::new(-16, -20);
 
 /// Terms of each kind of piece, one weight per kind.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
