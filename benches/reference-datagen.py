@@ -19,6 +19,12 @@ blends the scores into its targets if asked.
     benches/reference-datagen.py --variant perfect --games 3000 --out perfect.txt
         [--engine PATH] [--nodes 5000] [--random-plies 6] [--concurrency 2] [--seed 1]
     benches/reference-datagen.py --variant standard --rescore OLD.txt --out NEW.txt [--score-scale 1.45]
+    benches/reference-datagen.py --variants epd/variants/capablanca.ini --variant capablanca --rescore OLD.txt --out NEW.txt
+
+--variants FILE plays or scores any variant that a Fairy-Stockfish INI
+file defines, by its section's name, with Fairy-Stockfish (the file loaded
+into it and into pyffish); its games start from --book (a file of FENs),
+which the built-in variants take from epd/openings/ when it is not given.
 
 --rescore reads data already made (datagen's, or this script's without
 scores) and writes each line with the engine's score of its position
@@ -151,12 +157,22 @@ ARGS = None
 BOOK = None
 
 
+def reference(args):
+    """pyffish's name for the variant, the INI file defining it (or None),
+    and the reference engine."""
+    if args.variants:
+        return args.variant, Path(args.variants), ROOT / "target" / "fairy-stockfish"
+    return VARIANTS[args.variant]
+
+
 def start_worker(args):
     """Each worker process: its engine, and the book read once."""
     global ENGINE, ARGS, VARIANT, BOOK
     ARGS = args
-    BOOK = [line.split() for line in (ROOT / "epd" / "openings" / f"{args.variant}.epd").read_text().splitlines() if line.strip()]
-    VARIANT, ini, _ = VARIANTS[args.variant]
+    if args.rescore is None:
+        book = Path(args.book) if args.book else ROOT / "epd" / "openings" / f"{args.variant}.epd"
+        BOOK = [line.split() for line in book.read_text().splitlines() if line.strip()]
+    VARIANT, ini, _ = reference(args)
     if ini:
         pyffish.load_variant_config(ini.read_text())
     ENGINE = Engine(args.engine, ini, args.hash)
@@ -214,8 +230,11 @@ def rescore(args, pool):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--variant", choices=sorted(VARIANTS), required=True)
-    parser.add_argument("--engine", help="the reference engine (default: Fairy-Stockfish for perfect, Stockfish for standard)")
+    parser.add_argument("--variant", required=True,
+                        help=f"{', '.join(sorted(VARIANTS))}, or a variant of the --variants file")
+    parser.add_argument("--variants", help="a Fairy-Stockfish INI file defining --variant")
+    parser.add_argument("--book", help="the games' start positions, one FEN a line (default: epd/openings/VARIANT.epd)")
+    parser.add_argument("--engine", help="the reference engine (default: Fairy-Stockfish for perfect and INI variants, Stockfish for standard)")
     parser.add_argument("--games", type=int)
     parser.add_argument("--rescore", help="score the positions of this data file instead of playing games")
     parser.add_argument("--nodes", type=int, default=5000)
@@ -228,7 +247,21 @@ def main():
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", required=True)
     args = parser.parse_args()
-    args.engine = args.engine or str(VARIANTS[args.variant][2])
+    if args.variants:
+        if not Path(args.variants).exists():
+            sys.exit(f"--variants: no file {args.variants}")
+        pyffish.load_variant_config(Path(args.variants).read_text())
+        if args.variant not in pyffish.variants():
+            sys.exit(f"--variant {args.variant}: {args.variants} defines no such variant")
+    elif args.variant not in VARIANTS:
+        sys.exit(f"--variant {args.variant}: not one of {', '.join(sorted(VARIANTS))} (give --variants FILE for others)")
+    elif args.games is not None and args.book is None and not (ROOT / "epd" / "openings" / f"{args.variant}.epd").exists():
+        sys.exit(f"no book epd/openings/{args.variant}.epd: give --book")
+    if args.book and not Path(args.book).exists():
+        sys.exit(f"--book: no file {args.book}")
+    if args.variants and args.games is not None and not args.book:
+        sys.exit("--variants: give --book, the games' start positions")
+    args.engine = args.engine or str(reference(args)[2])
     if not Path(args.engine).exists():
         sys.exit(f"no engine at {args.engine} (benches/perfect-vs-fairy builds Fairy-Stockfish; apt-get install stockfish)")
     if not args.score_scale > 0:

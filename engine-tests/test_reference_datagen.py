@@ -82,3 +82,28 @@ def test_score_scale_multiplies_each_score_written(tmp_path):
     bad = reference_datagen("--rescore", str(old), "--score-scale", "0", "--out", str(tmp_path / "bad.txt"), timeout=60)
     assert bad.returncode != 0 and "--score-scale" in bad.stderr
     assert not (tmp_path / "bad.txt").exists()
+
+
+def test_a_variant_files_positions_are_scored_by_the_engine_that_reads_it(tmp_path):
+    """--variants FILE --variant NAME: the file is loaded into pyffish and
+    the engine (Protean stands in for Fairy-Stockfish here: it reads the
+    same file), and White a chancellor up in Capablanca chess scores high
+    with either side to move; a name the file does not define is named,
+    and nothing is written."""
+    ini = ref.ROOT / "epd" / "variants" / "capablanca.ini"
+    old, new = tmp_path / "old.txt", tmp_path / "new.txt"
+    old.write_text("5k4/10/10/10/10/10/10/3C1K4 w - - 0 1 [1.0]\n5k4/10/10/10/10/10/10/3C1K4 b - - 0 1 [1.0]\n")
+
+    def run(variant, out):
+        return subprocess.run([sys.executable, str(SCRIPT), "--variants", str(ini), "--variant", variant,
+                               "--engine", ref.protean_binary(), "--rescore", str(old), "--nodes", "300",
+                               "--out", str(out)], capture_output=True, text=True, timeout=120)
+
+    done = run("capablanca", new)
+    assert done.returncode == 0, done.stderr
+    scores = [int(line.rsplit("] ", 1)[1]) for line in new.read_text().splitlines()]
+    assert len(scores) == 2 and min(scores) > 500, scores
+    missing = tmp_path / "missing.txt"
+    unknown = run("nosuch", missing)
+    assert unknown.returncode != 0 and "defines no such variant" in unknown.stderr
+    assert not missing.exists()
