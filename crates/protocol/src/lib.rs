@@ -1,6 +1,7 @@
 //! The protocols Protean speaks. Depends on `search` and `rules`; nothing
 //! depends on it but the binary.
 
+mod eval_report;
 pub mod output;
 mod perft;
 pub mod uci;

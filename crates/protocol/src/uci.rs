@@ -9,6 +9,7 @@
 //! every token is read against the current variant's rules, and a line
 //! with any bad token is refused whole with an `info string`.
 
+use crate::eval_report;
 use crate::output::Output;
 use crate::perft::Perft;
 use crate::{
@@ -107,6 +108,11 @@ impl Uci {
             "stop" => self.stop(),
             "ponderhit" => self.engine.ponderhit(),
             "d" => self.display(),
+            "eval" => {
+                for line in eval_report::lines(&self.engine.static_evaluation()) {
+                    self.out.line(&line);
+                }
+            }
             "bench" => self.bench(args),
             "quit" => {
                 self.stop();

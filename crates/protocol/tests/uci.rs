@@ -71,6 +71,34 @@ fn use_nnue_switches_between_the_network_and_the_hand_made_evaluation() {
     assert!(s.take().contains("true or false"));
 }
 
+/// The number after `label` in `eval`'s output, in pawns.
+fn eval_line(text: &str, label: &str) -> f64 {
+    let line = text.lines().find(|l| l.starts_with(label)).unwrap_or_else(|| panic!("no {label}: {text}"));
+    line[label.len()..].split_whitespace().next().and_then(|w| w.parse().ok()).unwrap_or_else(|| panic!("{line}"))
+}
+
+#[test]
+fn eval_prints_the_terms_and_the_evaluations_from_whites_side() {
+    let mut s = session();
+    // Black to move a queen down: White's side stays positive.
+    s.send("position fen 4k3/pppp4/8/8/8/8/PPPP4/3QK3 b - - 0 1");
+    s.send("eval");
+    let text = s.take();
+    assert!(text.contains("|                 value Q |"), "{text}");
+    let (hand_made, network, last) = (
+        eval_line(&text, "Hand-made evaluation"),
+        eval_line(&text, "Network evaluation"),
+        eval_line(&text, "Final evaluation"),
+    );
+    assert!(hand_made > 5.0, "{text}");
+    assert!((hand_made + network - last).abs() < 0.015, "standard's network adds to the hand-made one: {text}");
+    s.send("setoption name Use NNUE value false");
+    s.send("eval");
+    let text = s.take();
+    assert!(!text.contains("Network evaluation"), "{text}");
+    assert_eq!(eval_line(&text, "Final evaluation"), hand_made);
+}
+
 #[test]
 fn eval_file_loads_a_network_that_fits_and_refuses_one_that_cannot_be_read() {
     use protean_search::nnue::{Activation, Network, HIDDEN, QB};

@@ -10,12 +10,29 @@
 //! the table) first ends a running search, whose move is still reported.
 
 use crate::deepening::{self, Request};
+use crate::evaluate::{self, Trace};
 use crate::thread_pool::{Countdown, CountedDown, ThreadPool};
 use crate::{Limits, Listener, Options, Outcome, Shared, TranspositionTable};
-use protean_rules::AnyPosition;
+use protean_rules::{with_position, AnyPosition, Color};
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
+
+/// A position's static evaluation ([`Engine::static_evaluation`]), every
+/// score in centipawns for White.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StaticEvaluation {
+    /// The hand-made evaluation, term by term.
+    pub trace: Trace,
+    /// What the variant's network says, where one evaluates: the whole
+    /// evaluation, or what it adds to the hand-made one.
+    pub network: Option<i32>,
+    /// Whether the network evaluates alone (else on top of the hand-made
+    /// evaluation).
+    pub network_alone: bool,
+    /// The evaluation the search starts from.
+    pub white_view: i32,
+}
 
 /// The table's size until told otherwise (Stockfish's default).
 pub const DEFAULT_HASH_MIB: usize = 16;
@@ -98,6 +115,28 @@ impl Engine {
         self.halt();
         self.tt.clear();
         self.pool.for_each_data(|data| data.clear());
+    }
+
+    /// The position's static evaluation term by term, as the search
+    /// would first see it (before correction history): UCI's `eval`.
+    pub fn static_evaluation(&self) -> StaticEvaluation {
+        with_position!(&self.position, pos => {
+            let rules = pos.rules();
+            let trace = evaluate::trace(pos, &self.options.eval_tables(rules));
+            let network = self.options.network(rules);
+            let white = if pos.side_to_move() == Color::White { 1 } else { -1 };
+            let network_view = network.map(|net| white * net.evaluate(pos));
+            let white_view = match network {
+                Some(net) if !net.on_top => network_view.unwrap_or_default(),
+                _ => trace.white_view + network_view.unwrap_or_default(),
+            };
+            StaticEvaluation {
+                trace,
+                network: network_view,
+                network_alone: network.is_some_and(|net| !net.on_top),
+                white_view,
+            }
+        })
     }
 
     /// Starts a search of the position within `limits`; it reports to

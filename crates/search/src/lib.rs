@@ -32,7 +32,7 @@ pub mod time;
 pub mod tt;
 pub mod weights;
 
-pub use engine::Engine;
+pub use engine::{Engine, StaticEvaluation};
 pub use params::SearchParams;
 pub use search::{MATE, MATE_BOUND, MAX_PLY};
 pub use time::Limits;

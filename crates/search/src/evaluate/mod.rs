@@ -31,16 +31,19 @@
 //! One concern a file: `values` (a piece's worth from its moves),
 //! `tables` (what the rules decide, built once per rule set), `terms`
 //! (the features of a position), `pawn_cache` (the pawn terms kept per
-//! thread); this file sums them into the evaluation.
+//! thread), `trace` (the terms one by one, UCI's `eval`); this file sums
+//! them into the evaluation.
 
 mod pawn_cache;
 mod tables;
 mod terms;
+mod trace;
 mod values;
 
 pub use pawn_cache::PawnCache;
 pub use tables::EvalTables;
 pub use terms::{terms, Terms};
+pub use trace::{trace, TermRow, Trace};
 pub use values::piece_value;
 
 use crate::weights::{scalar, Scalar, Score};

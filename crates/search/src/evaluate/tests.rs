@@ -1,6 +1,6 @@
 use super::*;
 use crate::weights::{per_kind, Layout, PerKind};
-use protean_rules::AnyRules;
+use protean_rules::{AnyPosition, AnyRules};
 
 #[test]
 fn values_from_mobility_match_chess_experience() {
@@ -312,7 +312,9 @@ fn cached_and_counted_sums_are_the_evaluation() {
     // and tile shifts included): each evaluation equals the uncached
     // one, whether its pawns were cached or not, and the one that
     // weighs whole features as 256ths divided by 256 and each placed
-    // piece's terms one by one.
+    // piece's terms one by one; and the trace (UCI's `eval`) adds up to
+    // it, its rows within rounding of the blend, the tempo the side to
+    // move's.
     let mut cache = PawnCache::new();
     let mut hits = 0;
     for variant in ["standard", "perfect", "onedim", "beyond", "flexichess"] {
@@ -331,6 +333,16 @@ fn cached_and_counted_sums_are_the_evaluation() {
                 let mut added = AddedOnly(Summed { weights: &t.weights, sides: [Score::default(); 2] });
                 let phase = terms(p, &t, &mut added);
                 assert_eq!(finish(p, &t, added.0.sides, phase), evaluate(p, &t), "{variant}, added: {}", p.fen());
+                let tr = trace(p, &t);
+                let stm = if p.side_to_move() == Color::White { 1 } else { -1 };
+                assert_eq!(tr.white_view, stm * evaluate(p, &t), "{variant}, traced: {}", p.fen());
+                let mut rows = Score::default();
+                for row in &tr.rows {
+                    rows += Score::new(row.sides[0].mg - row.sides[1].mg, row.sides[0].eg - row.sides[1].eg);
+                }
+                assert!((taper(rows, tr.phase) - tr.white_view).abs() <= 1, "{variant}, rows: {}", p.fen());
+                let tempo = tr.rows.iter().find(|r| r.name == "tempo").expect("a tempo row");
+                assert_eq!(tempo.sides[!p.side_to_move() as usize], Score::default());
             });
             s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
             pos.make(moves[(s >> 33) as usize % moves.len()]);
@@ -390,4 +402,16 @@ fn a_redefined_piece_is_valued_from_its_new_moves() {
     pos.play("N=W").unwrap();
     let wazir = knight(&pos);
     assert!(amazon > 1000 && wazir < before && before < amazon, "wazir {wazir}, knight {before}, amazon {amazon}");
+}
+
+#[test]
+fn the_trace_names_the_terms_that_differ() {
+    let rules = AnyRules::by_name("standard").unwrap();
+    let pos = rules.from_fen("4k3/8/8/8/8/8/8/3QK3 w - - 0 1").unwrap();
+    let AnyPosition::Small(p) = &pos else { panic!() };
+    let t = EvalTables::new(p.rules());
+    let tr = trace(p, &t);
+    let queen = tr.rows.iter().find(|r| r.name == "value Q").expect("the queen's value");
+    assert!(queen.sides[0].mg > 800 && queen.sides[1] == Score::default(), "{queen:?}");
+    assert!(tr.rows.iter().all(|r| r.name != "value P"), "no pawn, no pawn row");
 }
