@@ -8,7 +8,7 @@
 
 use super::tables::EvalTables;
 use super::terms::{terms, Terms};
-use super::{taper, ONE};
+use super::{finish, ONE};
 use crate::weights::{per_kind, scalar, Layout, PerKind, Scalar, Score, SQUARE};
 use protean_rules::{Bitboard, Color, Position};
 
@@ -88,17 +88,14 @@ pub fn trace<B: Bitboard>(pos: &Position<B>, t: &EvalTables<B>) -> Trace {
         }
         push(format!("{SQUARE} {letter}"), squares);
     }
-    // Blended as `finish` blends: the sides' difference, then the tempo.
-    let total = |color: Color| {
-        let mut sum = Score::default();
-        for side in &traced.sides {
-            sum += side[color as usize];
-        }
-        sum
-    };
-    let (white, black) = (total(Color::White), total(Color::Black));
-    let tempo = taper(weights[scalar(Scalar::Tempo)], phase);
+    // Blended by the evaluation's own `finish`, which answers for the side
+    // to move.
+    let mut sides = [Score::default(); 2];
+    for side in &traced.sides {
+        sides[0] += side[0];
+        sides[1] += side[1];
+    }
     let stm = if pos.side_to_move() == Color::White { 1 } else { -1 };
-    let white_view = taper(Score::new(white.mg - black.mg, white.eg - black.eg), phase) + stm * tempo;
+    let white_view = stm * finish(pos, t, sides, phase);
     Trace { rows, phase, white_view }
 }
