@@ -41,8 +41,13 @@ pub(crate) fn run(
     data: &mut ThreadData,
 ) {
     loop {
-        let outcome = search(&root, &request, &*listener.info, &helpers, data);
-        match (listener.best_move)(&root, &outcome) {
+        let (outcome, helpers_done) = search(&root, &request, &*listener.info, &helpers, data);
+        let after = (listener.best_move)(&root, &outcome);
+        // The move is out before the helpers have all seen the stop: with
+        // more threads than cores each waits for its turn on one, and the
+        // clock would pay for their turns. The next search waits instead.
+        helpers_done.wait();
+        match after {
             AfterMove::Done => return,
             AfterMove::Ponder(next) => {
                 if !request.shared.begin_pondering() {
@@ -56,20 +61,22 @@ pub(crate) fn run(
 
 type Info<'a> = &'a (dyn Fn(&AnyPosition, &Report) + Send + Sync);
 
+/// Searches `root` and returns what the main thread found, and the count
+/// of helpers still ending (they have been told to stop).
 fn search(
     root: &AnyPosition,
     request: &Arc<Request>,
     info: Info,
     helpers: &[Sender<Job>],
     data: &mut ThreadData,
-) -> Outcome {
+) -> (Outcome, Arc<Countdown>) {
     let Request { limits, options, tt, shared } = &**request;
     tt.new_search();
     let deadline = limits.deadline(root.side_to_move(), options.move_overhead);
     let threads = options.threads.clamp(1, helpers.len() + 1);
-    std::thread::scope(|scope| {
+    let helpers_done = Arc::new(Countdown::new(threads - 1));
+    let outcome = std::thread::scope(|scope| {
         let watchdog = deadline.hard.map(|hard| scope.spawn(move || watchdog(shared, hard)));
-        let helpers_done = Arc::new(Countdown::new(threads - 1));
         let mut outcome = with_position!(root, p => {
             // The main thread's worker first: with more threads than
             // cores, helpers would otherwise search while it is built.
@@ -88,7 +95,6 @@ fn search(
             main_thread(worker, root, limits, options, tt, shared, deadline, info)
         });
         shared.stop.store(true, Ordering::SeqCst);
-        helpers_done.wait();
         if let Some(w) = watchdog {
             w.thread().unpark();
         }
@@ -96,7 +102,8 @@ fn search(
         outcome.time = shared.elapsed();
         outcome.ponder_missed = shared.pondering.load(Ordering::SeqCst);
         outcome
-    })
+    });
+    (outcome, helpers_done)
 }
 
 /// Stops the search at the hard deadline from a thread of its own, so the

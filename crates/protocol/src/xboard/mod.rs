@@ -282,6 +282,11 @@ impl XBoard {
                     if n > crate::MAX_THREADS {
                         self.out.line(&format!("# cores {n}: using {}, the most Protean runs", crate::MAX_THREADS));
                     }
+                    // The threads start now, off the clock, as UCI's
+                    // `setoption` starts them; a running search keeps its own.
+                    if !self.engine.is_searching() {
+                        self.engine.set_options(self.options.clone());
+                    }
                 }
                 _ => self.out.line(&format!("Error (bad number): cores {rest}")),
             },
