@@ -18,18 +18,14 @@ blends the scores into its targets if asked.
 
     benches/reference-datagen.py --variant perfect --games 3000 --out perfect.txt
         [--engine PATH] [--nodes 5000] [--random-plies 6] [--concurrency 2] [--seed 1]
-    benches/reference-datagen.py --variant standard --rescore OLD.txt --out NEW.txt [--score-scale 1.45]
-    benches/reference-datagen.py --variants epd/variants/capablanca.ini --variant capablanca --rescore OLD.txt --out NEW.txt
 
---variants FILE plays or scores any variant that a Fairy-Stockfish INI
-file defines, by its section's name, with Fairy-Stockfish (the file loaded
+--variants FILE plays any variant that a Fairy-Stockfish INI file
+defines, by its section's name, with Fairy-Stockfish (the file loaded
 into it and into pyffish); its games start from --book (a file of FENs),
 which the built-in variants take from epd/openings/ when it is not given.
 
---rescore reads data already made (datagen's, or this script's without
-scores) and writes each line with the engine's score of its position
-after it, searched afresh at --nodes, in the same order; a line whose
-position the engine sees a mate in keeps no score.
+To score data already made (Protean's own games) by the reference
+instead, `protean rescore --engine PATH --data OLD --out NEW`.
 
 --score-scale multiplies each score written (rounded to a centipawn):
 Stockfish's centipawns run about 1.45 times smaller than Protean's
@@ -169,9 +165,8 @@ def start_worker(args):
     """Each worker process: its engine, and the book read once."""
     global ENGINE, ARGS, VARIANT, BOOK
     ARGS = args
-    if args.rescore is None:
-        book = Path(args.book) if args.book else ROOT / "epd" / "openings" / f"{args.variant}.epd"
-        BOOK = [line.split() for line in book.read_text().splitlines() if line.strip()]
+    book = Path(args.book) if args.book else ROOT / "epd" / "openings" / f"{args.variant}.epd"
+    BOOK = [line.split() for line in book.read_text().splitlines() if line.strip()]
     VARIANT, ini, _ = reference(args)
     if ini:
         pyffish.load_variant_config(ini.read_text())
@@ -205,29 +200,6 @@ def written(score):
     return round(score * ARGS.score_scale)
 
 
-def score_line(line):
-    """`line` (`FEN [result]`, perhaps with a score already) with the
-    engine's score of its position for White after the result; no score
-    where the engine sees a mate."""
-    head = line[: line.index("]", line.rfind("[")) + 1]
-    fen = head[: head.rfind("[")].strip()
-    _, (kind, value) = ENGINE.best(fen, [], ARGS.nodes)
-    if kind != "cp":
-        return head
-    return f"{head} {written(value if white_to_move(fen, []) else -value)}"
-
-
-def rescore(args, pool):
-    lines = [line.strip() for line in Path(args.rescore).read_text().splitlines() if line.strip()]
-    scored = 0
-    with open(args.out, "w") as out:
-        for done, line in enumerate(pool.imap(score_line, lines, chunksize=64), 1):
-            out.write(line + "\n")
-            scored += not line.endswith("]")
-            if done % max(1, len(lines) // 10) == 0 or done == len(lines):
-                print(f"{done}/{len(lines)} positions, {scored} scored", file=sys.stderr, flush=True)
-
-
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--variant", required=True,
@@ -235,8 +207,7 @@ def main():
     parser.add_argument("--variants", help="a Fairy-Stockfish INI file defining --variant")
     parser.add_argument("--book", help="the games' start positions, one FEN a line (default: epd/openings/VARIANT.epd)")
     parser.add_argument("--engine", help="the reference engine (default: Fairy-Stockfish for perfect and INI variants, Stockfish for standard)")
-    parser.add_argument("--games", type=int)
-    parser.add_argument("--rescore", help="score the positions of this data file instead of playing games")
+    parser.add_argument("--games", type=int, required=True)
     parser.add_argument("--nodes", type=int, default=5000)
     parser.add_argument("--random-plies", type=int, default=6)
     parser.add_argument("--max-plies", type=int, default=400)
@@ -255,25 +226,17 @@ def main():
             sys.exit(f"--variant {args.variant}: {args.variants} defines no such variant")
     elif args.variant not in VARIANTS:
         sys.exit(f"--variant {args.variant}: not one of {', '.join(sorted(VARIANTS))} (give --variants FILE for others)")
-    elif args.games is not None and args.book is None and not (ROOT / "epd" / "openings" / f"{args.variant}.epd").exists():
+    elif args.book is None and not (ROOT / "epd" / "openings" / f"{args.variant}.epd").exists():
         sys.exit(f"no book epd/openings/{args.variant}.epd: give --book")
     if args.book and not Path(args.book).exists():
         sys.exit(f"--book: no file {args.book}")
-    if args.variants and args.games is not None and not args.book:
+    if args.variants and not args.book:
         sys.exit("--variants: give --book, the games' start positions")
     args.engine = args.engine or str(reference(args)[2])
     if not Path(args.engine).exists():
         sys.exit(f"no engine at {args.engine} (benches/perfect-vs-fairy builds Fairy-Stockfish; apt-get install stockfish)")
     if not args.score_scale > 0:
         sys.exit(f"--score-scale must be above 0, not {args.score_scale}")
-    if (args.games is None) == (args.rescore is None):
-        sys.exit("give --games N to play games, or --rescore FILE to score a data file's positions")
-    if args.rescore:
-        if not Path(args.rescore).exists():
-            sys.exit(f"--rescore: no file {args.rescore}")
-        with multiprocessing.Pool(args.concurrency, start_worker, (args,)) as pool:
-            rescore(args, pool)
-        return
     endings = collections.Counter()
     positions = 0
     with open(args.out, "w") as out, multiprocessing.Pool(args.concurrency, start_worker, (args,)) as pool:

@@ -158,7 +158,7 @@ fn play_games(
         let record = self_play::play_game(&mut engine, openings, how, &mut random);
         let mut w = out.lock().unwrap_or_else(|e| e.into_inner());
         for (fen, white_cp) in &record.positions {
-            writeln!(w, "{}", protean_train::format_record(fen, record.white_points, *white_cp))
+            writeln!(w, "{}", protean_train::format_record(fen, record.white_points, Some(*white_cp)))
                 .map_err(|e| format!("{}: {e}", args.out.display()))?;
         }
         w.flush().map_err(|e| format!("{}: {e}", args.out.display()))?;

@@ -5,7 +5,7 @@
 //! options and prints how it went.
 
 use clap::Args;
-use protean_learn::{learn, Learning};
+use protean_learn::{learn, Learning, Teacher};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -41,6 +41,14 @@ pub struct LearnArgs {
     /// a book of level ones: an unbalanced book where the variant is drawish.
     #[arg(long)]
     book: Option<PathBuf>,
+    /// A reference engine (UCI; Fairy-Stockfish for a variant file, which it is
+    /// given as VariantPath) whose scores of the self-play positions the fit and
+    /// the network aim at, instead of Protean's own.
+    #[arg(long, value_name = "COMMAND")]
+    teacher: Option<String>,
+    /// Nodes the teacher searches a position.
+    #[arg(long, default_value_t = 4_000)]
+    teacher_nodes: u64,
 }
 
 pub fn run(args: &LearnArgs, variant_files: &[PathBuf]) -> Result<(), String> {
@@ -48,11 +56,16 @@ pub fn run(args: &LearnArgs, variant_files: &[PathBuf]) -> Result<(), String> {
     if !(args.minutes > 0.0 && args.minutes.is_finite()) {
         return Err(format!("--minutes {}: must be above 0", args.minutes));
     }
-    if args.games == Some(0) || args.nodes == 0 || args.concurrency == Some(0) {
-        return Err("--games, --nodes and --concurrency must be at least 1".into());
+    if args.games == Some(0) || args.nodes == 0 || args.concurrency == Some(0) || args.teacher_nodes == 0 {
+        return Err("--games, --nodes, --teacher-nodes and --concurrency must be at least 1".into());
     }
     if let Some(book) = &args.book {
         std::fs::metadata(book).map_err(|e| format!("--book {}: {e}", book.display()))?;
+    }
+    if let Some(teacher) = &args.teacher {
+        // Found wanting now rather than after the self-play.
+        protean_arena::EngineProcess::start(teacher, protean_arena::Proto::Uci, &[])
+            .map_err(|e| format!("--teacher: {e}"))?;
     }
     let absolute = |p: &PathBuf| std::path::absolute(p).map_err(|e| format!("{}: {e}", p.display()));
     let learning = Learning {
@@ -67,15 +80,17 @@ pub fn run(args: &LearnArgs, variant_files: &[PathBuf]) -> Result<(), String> {
         nodes: args.nodes,
         tc: args.tc.clone(),
         book: args.book.as_ref().map(absolute).transpose()?,
+        teacher: args.teacher.clone().map(|command| Teacher { command, nodes: args.teacher_nodes }),
     };
     let started = Instant::now();
     let learnt = learn(&learning, |line| eprintln!("{line}"))?;
     println!(
-        "learnt {} in {:.1} min: {} games, {} positions of self-play",
+        "learnt {} in {:.1} min: {} games, {} positions of self-play{}",
         args.variant,
         started.elapsed().as_secs_f64() / 60.0,
         learnt.games,
-        learnt.positions
+        learnt.positions,
+        if args.teacher.is_some() { ", scored by the teacher" } else { "" }
     );
     if let Some((before, after)) = learnt.fit {
         println!("fit: held-out loss {before:.6} with the defaults, {after:.6} fitted");

@@ -9,6 +9,7 @@ mod learn_command;
 mod match_command;
 mod perft_command;
 mod perplexichess_command;
+mod rescore_command;
 #[cfg(feature = "serve")]
 mod serve;
 mod train_network_command;
@@ -50,6 +51,8 @@ enum Command {
     Perplexichess(perplexichess_command::PerplexichessArgs),
     /// Self-play games that write quiet positions with the game's result and the search's score (`FEN [1.0] 37` a line), for tuning.
     Datagen(datagen_command::DatagenArgs),
+    /// Score datagen's positions afresh by another engine (a reference such as Fairy-Stockfish) at a node limit.
+    Rescore(rescore_command::RescoreArgs),
     /// Fit a variant's evaluation weights to datagen's game results (Texel's method) and write them as a weights file.
     Tune(tune_command::TuneArgs),
     /// Train a variant's evaluation network on datagen's positions (results and scores) and write it.
@@ -82,6 +85,7 @@ fn main() -> ExitCode {
         Some(Command::Perplexichess(args)) => perplexichess_command::run(&args),
         Some(Command::Match { args }) => match_command::run(&args),
         Some(Command::Datagen(args)) => datagen_command::run(&args),
+        Some(Command::Rescore(args)) => rescore_command::run(&args, &cli.variants),
         Some(Command::Tune(args)) => tune_command::run(&args),
         Some(Command::TrainNetwork(args)) => train_network_command::run(&args),
         #[cfg(feature = "serve")]

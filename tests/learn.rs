@@ -1,6 +1,7 @@
 //! `protean learn` end to end, on a few fast games: every step's file,
 //! the same files again from the same seed, a run that goes on from what
-//! its directory holds, and bad options refused with nothing written.
+//! its directory holds, a teacher's scores (Protean as the teacher), and
+//! bad options refused with nothing written.
 
 use protean_rules::AnyRules;
 use protean_search::evaluate::EvalTables;
@@ -14,10 +15,15 @@ fn temp(name: &str) -> PathBuf {
 /// A short run: 40 games at 300 nodes a move, the gate until 0.2 minutes
 /// have passed.
 fn learn(dir: &Path) -> Output {
+    learn_with(dir, &[])
+}
+
+fn learn_with(dir: &Path, extra: &[&str]) -> Output {
     let args = ["learn", "--variant", "standard", "--games", "40", "--nodes", "300", "--seed", "5", "--minutes", "0.2"];
     Command::new(env!("CARGO_BIN_EXE_protean"))
         .args(args)
         .args(["--tc", "1+0.01", "--concurrency", "2", "--out", dir.to_str().unwrap()])
+        .args(extra)
         .output()
         .unwrap()
 }
@@ -70,12 +76,36 @@ fn learn_writes_every_step_the_same_from_the_same_seed_and_goes_on_after_a_stop(
 }
 
 #[test]
+fn a_teacher_scores_every_self_play_position_and_the_fit_reads_its_scores() {
+    let dir = temp("teacher");
+    let teacher = ["--teacher", env!("CARGO_BIN_EXE_protean"), "--teacher-nodes", "300"];
+    let run = learn_with(&dir, &teacher);
+    let (out, err) = (String::from_utf8_lossy(&run.stdout), String::from_utf8_lossy(&run.stderr));
+    assert!(run.status.success(), "{out}\n{err}");
+    assert!(out.contains("scored by the teacher") && err.contains("teacher: 1 chunks scored"), "{out}\n{err}");
+    // The same positions and results, in order, with the teacher's scores.
+    let head = |line: &str| line[..=line.rfind(']').unwrap()].to_string();
+    let (chunk, scored) = (read(dir.join("data/chunk-0000.txt")), read(dir.join("data/scored-0000.txt")));
+    assert_eq!(chunk.lines().map(head).collect::<Vec<_>>(), scored.lines().map(head).collect::<Vec<_>>());
+    assert_ne!(chunk, scored, "the teacher's scores are the self-play's own");
+    // The fit aims at the teacher's scores alone.
+    let tune = read(dir.join("logs/tune.log"));
+    assert!(tune.contains("0.00 of the result and 1.00 of the reference's score"), "{tune}");
+    // Run again: the scored chunk is kept.
+    let again = learn_with(&dir, &teacher);
+    let err = String::from_utf8_lossy(&again.stderr);
+    assert!(again.status.success() && err.contains("(1 kept)"), "{err}");
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
 fn learn_refuses_bad_options_and_writes_nothing() {
     for (args, says) in [
         (&["--variant", "nosuch"][..], "nosuch"),
         (&["--variant", "standard", "--minutes", "0"][..], "--minutes"),
         (&["--variant", "standard", "--games", "0"][..], "at least 1"),
         (&["--variant", "standard", "--book", "/no/such/book.epd"][..], "/no/such/book.epd"),
+        (&["--variant", "standard", "--teacher", "/no/such/engine"][..], "--teacher"),
     ] {
         let dir = temp("bad");
         let run = Command::new(env!("CARGO_BIN_EXE_protean"))

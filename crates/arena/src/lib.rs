@@ -21,6 +21,7 @@ mod engine_process;
 mod match_stats;
 mod pgn;
 mod referee;
+mod scoring;
 pub mod self_play;
 mod strategist;
 pub mod team_game;
@@ -35,4 +36,5 @@ pub use match_stats::{
     elo_with_margin, first_engine_points, los, sprt_bounds, sprt_llr, white_points, Pentanomial, Tally,
 };
 pub use referee::{play_out, Computed, PgnHeader, Players, Referee, Words};
+pub use scoring::{score_positions, Scorer};
 pub use strategist::{BoardView, Lookahead, Strategist};

@@ -11,13 +11,19 @@
 //!    whichever core plays it and whenever; until [`DATAGEN_SHARE`] of the
 //!    budget is spent (or `games` games, when fixed). A chunk cut short by
 //!    the deadline is dropped whole.
-//! 3. **Fit** (`weights.txt`): `protean tune` (Texel's method) from the
-//!    hand-set defaults on every chunk, results blended with the search's
-//!    scores.
-//! 4. **Network** (`network.nnue`): `protean train-network`, on top of
+//! 3. **Teacher** (`data/scored-NNNN.txt`), when one is given: each chunk's
+//!    positions scored afresh by a reference engine (`protean rescore`),
+//!    one chunk per core at a time. Self-play then takes
+//!    [`SELF_PLAY_SHARE_TAUGHT`] of the data's time, and the fit and the
+//!    network aim at the teacher's scores alone ([`TAUGHT_SCORE_WEIGHT`]):
+//!    Capablanca chess's network, trained so, passed the gate that
+//!    networks of Protean's own scores failed (docs/results.md).
+//! 4. **Fit** (`weights.txt`): `protean tune` (Texel's method) from the
+//!    hand-set defaults on every chunk, results blended with the scores.
+//! 5. **Network** (`network.nnue`): `protean train-network`, on top of
 //!    the fitted weights; kept when its held-out loss is below the fitted
 //!    evaluation's alone by [`NETWORK_GAIN`] (on little data it is not).
-//! 5. **Gate** (`gate.pgn`): `protean match -sprt` of the learnt files
+//! 6. **Gate** (`gate.pgn`): `protean match -sprt` of the learnt files
 //!    against the defaults (the built-in weights, and the built-in network
 //!    where the variant has one), from the book, colours swapped, until
 //!    the test decides or the budget ends. Only H1 accepted installs the
@@ -53,6 +59,13 @@ pub const BOOK_SIZE: usize = 200;
 /// `train-network` aims, and as Perfect Chess's weights fitted best
 /// (docs/results.md, "Evaluation weights fitted by `protean tune`").
 const SCORE_WEIGHT: &str = "0.75";
+/// The same, with a teacher: its scores alone.
+const TAUGHT_SCORE_WEIGHT: &str = "1.0";
+/// The part of the data's time ([`DATAGEN_SHARE`] of the budget) that
+/// self-play takes when a teacher scores its positions: Fairy-Stockfish at
+/// 4,000 nodes scores a position in about the time Protean's self-play at
+/// 5,000 nodes makes one.
+pub const SELF_PLAY_SHARE_TAUGHT: f64 = 0.5;
 /// The gate's bounds, in Elo.
 const GATE_ELO: (&str, &str) = ("0", "10");
 
@@ -81,6 +94,18 @@ pub struct Learning {
     /// A book to use instead of making one (an unbalanced book, where
     /// the variant is drawish).
     pub book: Option<PathBuf>,
+    /// A reference engine that scores the self-play positions.
+    pub teacher: Option<Teacher>,
+}
+
+/// A reference engine (UCI) whose scores the fit and network aim at.
+#[derive(Clone, Debug)]
+pub struct Teacher {
+    /// Its command; the run's variant files are given to it as
+    /// `VariantPath`.
+    pub command: String,
+    /// Nodes a position.
+    pub nodes: u64,
 }
 
 /// What a run left.
@@ -131,7 +156,8 @@ pub fn learn(l: &Learning, mut say: impl FnMut(&str)) -> Result<Learnt, String> 
     }
 
     // 2. Self-play.
-    let data = self_play(l, &book, started + l.budget.mul_f64(DATAGEN_SHARE), &mut say, &clock)?;
+    let share = if l.teacher.is_some() { DATAGEN_SHARE * SELF_PLAY_SHARE_TAUGHT } else { DATAGEN_SHARE };
+    let data = self_play(l, &book, started + l.budget.mul_f64(share), &mut say, &clock)?;
     for chunk in &data {
         learnt.games += chunk.1;
         learnt.positions += line_count(&chunk.0)?;
@@ -140,12 +166,22 @@ pub fn learn(l: &Learning, mut say: impl FnMut(&str)) -> Result<Learnt, String> 
         return Err(format!("{} positions of self-play: too few to fit (give more --minutes)", learnt.positions));
     }
     say(&format!("[{}] self-play: {} games, {} positions", clock(Instant::now()), learnt.games, learnt.positions));
-    let chunks: Vec<String> = data.iter().map(|(p, _)| p.display().to_string()).collect();
+    let mut chunks: Vec<PathBuf> = data.into_iter().map(|(p, _)| p).collect();
 
-    // 3. The fit.
+    // 3. The teacher's scores.
+    let score_weight = match &l.teacher {
+        Some(teacher) => {
+            chunks = taught(l, teacher, &chunks, &mut say, &clock)?;
+            TAUGHT_SCORE_WEIGHT
+        }
+        None => SCORE_WEIGHT,
+    };
+    let chunks: Vec<String> = chunks.iter().map(|p| p.display().to_string()).collect();
+
+    // 4. The fit.
     let weights = l.dir.join("weights.txt");
     let tune_log = l.dir.join("logs/tune.log");
-    let mut args = strings(&["tune", "--variant", &l.variant, "--score-weight", SCORE_WEIGHT, "--data"]);
+    let mut args = strings(&["tune", "--variant", &l.variant, "--score-weight", score_weight, "--data"]);
     args.extend(chunks.iter().cloned());
     write_by_step(l, args, &weights, &tune_log)?;
     learnt.fit = Step::last_line(&Step::read_log(&tune_log), "K ").and_then(|line| fit_losses(&line));
@@ -156,10 +192,11 @@ pub fn learn(l: &Learning, mut say: impl FnMut(&str)) -> Result<Learnt, String> 
         learnt.fit.map_or(String::new(), |(a, b)| format!(", held-out loss {a:.6} -> {b:.6}"))
     ));
 
-    // 4. The network.
+    // 5. The network.
     let network = l.dir.join("network.nnue");
     let net_log = l.dir.join("logs/network.log");
     let mut args = strings(&["train-network", "--variant", &l.variant, "--on-top", "--mirror", "--epochs", "6"]);
+    args.extend(strings(&["--score-weight", score_weight]));
     args.extend(strings(&["--threads", &l.concurrency.to_string(), "--seed", &l.seed.to_string()]));
     args.extend(["--weights".into(), weights.display().to_string(), "--data".into()]);
     args.extend(chunks.iter().cloned());
@@ -176,7 +213,7 @@ pub fn learn(l: &Learning, mut say: impl FnMut(&str)) -> Result<Learnt, String> 
         if learnt.network_kept { "; it is used" } else { "; not used (it does not pay)" }
     ));
 
-    // 5. The gate.
+    // 6. The gate.
     let gate_log = l.dir.join("logs/gate.log");
     let gate_pgn = l.dir.join("gate.pgn");
     let mut learnt_engine = vec![format!("option.WeightsFile={}", weights.display())];
@@ -349,6 +386,67 @@ fn self_play(
     }
     std::fs::write(&complete, "").map_err(|e| format!("{}: {e}", complete.display()))?;
     whole(next)
+}
+
+/// Each chunk of `chunks` scored by the teacher (`data/scored-NNNN.txt`
+/// beside `data/chunk-NNNN.txt`), one child a core: the scored files, in
+/// order. A scored file is written whole, so a stopped run goes on.
+fn taught(
+    l: &Learning,
+    teacher: &Teacher,
+    chunks: &[PathBuf],
+    say: &mut impl FnMut(&str),
+    clock: &impl Fn(Instant) -> String,
+) -> Result<Vec<PathBuf>, String> {
+    let scored_path = |chunk: &Path| {
+        let name = chunk.file_name().and_then(|n| n.to_str()).unwrap_or_default().replacen("chunk-", "scored-", 1);
+        chunk.with_file_name(name)
+    };
+    let scored: Vec<PathBuf> = chunks.iter().map(|c| scored_path(c)).collect();
+    let mut waiting: Vec<usize> = (0..chunks.len()).filter(|&i| !scored[i].exists()).rev().collect();
+    let kept = chunks.len() - waiting.len();
+    say(&format!(
+        "[{}] teacher: scoring {} chunks at {} nodes a position ({kept} kept)",
+        clock(Instant::now()),
+        waiting.len(),
+        teacher.nodes
+    ));
+    let mut running: Vec<(usize, Step)> = Vec::new();
+    let mut last_said = Instant::now();
+    let mut finished = kept;
+    while !(waiting.is_empty() && running.is_empty()) {
+        while running.len() < l.concurrency {
+            let Some(i) = waiting.pop() else { break };
+            let mut args = strings(&["rescore", "--variant", &l.variant, "--engine", &teacher.command]);
+            args.extend(strings(&["--nodes", &teacher.nodes.to_string(), "--concurrency", "1"]));
+            args.extend(["--data".into(), chunks[i].display().to_string()]);
+            args.extend(["--out".into(), scored[i].with_extension("part").display().to_string()]);
+            let log = l.dir.join(format!("logs/teacher-{i:04}.log"));
+            running.push((i, Step::start(&l.protean, &l.variant_files, &args, &log)?));
+        }
+        let mut at = 0;
+        while at < running.len() {
+            match running[at].1.finished()? {
+                None => at += 1,
+                Some(ok) => {
+                    let (i, step) = running.swap_remove(at);
+                    if !ok {
+                        return Err(format!("the teacher's scoring of chunk {i} failed: {}", Step::tail(&step.log)));
+                    }
+                    let part = scored[i].with_extension("part");
+                    std::fs::rename(&part, &scored[i]).map_err(|e| format!("{}: {e}", part.display()))?;
+                    finished += 1;
+                }
+            }
+        }
+        if last_said.elapsed() >= PROGRESS_EVERY {
+            last_said = Instant::now();
+            say(&format!("[{}] teacher: {finished} of {} chunks scored", clock(Instant::now()), chunks.len()));
+        }
+        std::thread::sleep(POLL);
+    }
+    say(&format!("[{}] teacher: {} chunks scored", clock(Instant::now()), chunks.len()));
+    Ok(scored)
 }
 
 /// The seed of self-play chunk `n`: apart for every chunk and run seed.

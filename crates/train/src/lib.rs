@@ -23,6 +23,6 @@ mod tuning;
 
 pub use network::{expected_result, train, EpochReport, FloatNetwork, Start, TrainOptions, TrainingSet};
 pub use network_training::{train_network, NetworkTraining, TrainingProgress};
-pub use records::{format_record, read_records};
+pub use records::{format_record, parse_record, read_records};
 pub use texel::{fit, unused_terms, DataSet, Fit, Freedom};
 pub use tuning::{tune, TuneProgress, Tuning};

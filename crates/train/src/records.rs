@@ -16,9 +16,12 @@ use std::sync::Arc;
 
 /// The line (without its newline) that records the position `fen`, whose
 /// game White ended with `white_points` (1, 0.5 or 0) and which the search
-/// scored `white_cp` centipawns for White.
-pub fn format_record(fen: &str, white_points: f64, white_cp: i32) -> String {
-    format!("{fen} [{white_points:.1}] {white_cp}")
+/// scored `white_cp` centipawns for White (no score: none written).
+pub fn format_record(fen: &str, white_points: f64, white_cp: Option<i32>) -> String {
+    match white_cp {
+        Some(cp) => format!("{fen} [{white_points:.1}] {cp}"),
+        None => format!("{fen} [{white_points:.1}]"),
+    }
 }
 
 /// Each line of the record files `paths` but blank ones, in order: its
@@ -60,7 +63,7 @@ pub(crate) fn count_lines(paths: &[PathBuf]) -> Result<usize, String> {
 
 /// A record: a FEN, White's result in brackets, and perhaps a reference
 /// engine's score for White in centipawns.
-fn parse_record(line: &str) -> Result<(&str, f32, Option<f32>), String> {
+pub fn parse_record(line: &str) -> Result<(&str, f32, Option<f32>), String> {
     let line = line.trim();
     let open = line.rfind('[').ok_or("no [result] after the FEN")?;
     let (result_text, after) = line[open + 1..].split_once(']').ok_or("no ] after the result")?;
@@ -99,10 +102,10 @@ mod tests {
     #[test]
     fn a_formatted_record_reads_back() {
         let fen = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
-        assert_eq!(format_record(fen, 1.0, 37), format!("{fen} [1.0] 37"));
-        for (points, cp) in [(1.0, 37), (0.5, 0), (0.0, -412)] {
+        assert_eq!(format_record(fen, 1.0, Some(37)), format!("{fen} [1.0] 37"));
+        for (points, cp) in [(1.0, Some(37)), (0.5, Some(0)), (0.0, Some(-412)), (0.5, None)] {
             let line = format_record(fen, points, cp);
-            assert_eq!(parse_record(&line), Ok((fen, points as f32, Some(cp as f32))), "{line}");
+            assert_eq!(parse_record(&line), Ok((fen, points as f32, cp.map(|c| c as f32))), "{line}");
         }
     }
 }
