@@ -345,41 +345,27 @@ fn self_play(
             }
             break;
         }
-        let mut i = 0;
-        while i < running.len() {
-            match running[i].1.finished()? {
-                None => i += 1,
-                Some(ok) => {
-                    let (n, step) = running.swap_remove(i);
-                    if !ok {
-                        return Err(format!("self-play chunk {n} failed: {}", Step::tail(&step.log)));
+        for n in take_finished(&mut running, "self-play chunk")? {
+            let part = part_path(n);
+            std::fs::rename(&part, chunk_path(n)).map_err(|e| format!("{}: {e}", part.display()))?;
+            done_since_start += 1;
+            // A line every half minute: a fast variant plays a chunk a second.
+            if last_said.elapsed() >= PROGRESS_EVERY {
+                last_said = Instant::now();
+                let have = whole(next)?;
+                let games: u64 = have.iter().map(|c| c.1).sum();
+                let left = match wanted_chunks {
+                    Some(w) => {
+                        let per_chunk = started.elapsed().as_secs_f64() / done_since_start as f64;
+                        let left = w.saturating_sub(have.len() as u64) as f64 * per_chunk;
+                        format!("about {:.0} min left", left / 60.0)
                     }
-                    let part = part_path(n);
-                    std::fs::rename(&part, chunk_path(n)).map_err(|e| format!("{}: {e}", part.display()))?;
-                    done_since_start += 1;
-                    // A line every half minute: a fast variant plays a chunk a second.
-                    if last_said.elapsed() >= PROGRESS_EVERY {
-                        last_said = Instant::now();
-                        let have = whole(next)?;
-                        let games: u64 = have.iter().map(|c| c.1).sum();
-                        let left = match wanted_chunks {
-                            Some(w) => {
-                                let per_chunk = started.elapsed().as_secs_f64() / done_since_start as f64;
-                                let left = w.saturating_sub(have.len() as u64) as f64 * per_chunk;
-                                format!("about {:.0} min left", left / 60.0)
-                            }
-                            None => format!(
-                                "{:.0} min left",
-                                deadline.saturating_duration_since(Instant::now()).as_secs_f64() / 60.0
-                            ),
-                        };
-                        say(&format!(
-                            "[{}] self-play: {} chunks, {games} games; {left}",
-                            clock(Instant::now()),
-                            have.len()
-                        ));
-                    }
-                }
+                    None => format!(
+                        "{:.0} min left",
+                        deadline.saturating_duration_since(Instant::now()).as_secs_f64() / 60.0
+                    ),
+                };
+                say(&format!("[{}] self-play: {} chunks, {games} games; {left}", clock(Instant::now()), have.len()));
             }
         }
         std::thread::sleep(POLL);
@@ -424,20 +410,10 @@ fn taught(
             let log = l.dir.join(format!("logs/teacher-{i:04}.log"));
             running.push((i, Step::start(&l.protean, &l.variant_files, &args, &log)?));
         }
-        let mut at = 0;
-        while at < running.len() {
-            match running[at].1.finished()? {
-                None => at += 1,
-                Some(ok) => {
-                    let (i, step) = running.swap_remove(at);
-                    if !ok {
-                        return Err(format!("the teacher's scoring of chunk {i} failed: {}", Step::tail(&step.log)));
-                    }
-                    let part = scored[i].with_extension("part");
-                    std::fs::rename(&part, &scored[i]).map_err(|e| format!("{}: {e}", part.display()))?;
-                    finished += 1;
-                }
-            }
+        for i in take_finished(&mut running, "the teacher's scoring of chunk")? {
+            let part = scored[i].with_extension("part");
+            std::fs::rename(&part, &scored[i]).map_err(|e| format!("{}: {e}", part.display()))?;
+            finished += 1;
         }
         if last_said.elapsed() >= PROGRESS_EVERY {
             last_said = Instant::now();
@@ -447,6 +423,27 @@ fn taught(
     }
     say(&format!("[{}] teacher: {} chunks scored", clock(Instant::now()), chunks.len()));
     Ok(scored)
+}
+
+/// Takes the steps of `running` that have ended out of it: the numbers of
+/// those that ended well. One that failed is an error, `what` and its
+/// number naming it, with its log's last lines.
+fn take_finished<N: Copy + std::fmt::Display>(running: &mut Vec<(N, Step)>, what: &str) -> Result<Vec<N>, String> {
+    let mut done = Vec::new();
+    let mut i = 0;
+    while i < running.len() {
+        match running[i].1.finished()? {
+            None => i += 1,
+            Some(ok) => {
+                let (n, step) = running.swap_remove(i);
+                if !ok {
+                    return Err(format!("{what} {n} failed: {}", Step::tail(&step.log)));
+                }
+                done.push(n);
+            }
+        }
+    }
+    Ok(done)
 }
 
 /// The seed of self-play chunk `n`: apart for every chunk and run seed.
