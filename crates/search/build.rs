@@ -1,12 +1,16 @@
 //! Builds the evaluation weight files of `weights/` and the networks of
 //! `networks/` into the binary: one `(variant, contents)` pair per
 //! `weights/<variant>.txt` (see `src/weights.rs`) and per
-//! `networks/<variant>.nnue` (see `src/nnue/mod.rs`).
+//! `networks/<variant>.nnue` (see `src/nnue/mod.rs`); and the variant
+//! files of the repository's `epd/variants/` with the fitted files they
+//! name, one `(file name, contents)` pair each (see `src/variant_files.rs`).
 
 use std::path::Path;
 
-/// `(variant, include_*!(path))` for each file of `dir` ending in `.extension`.
-fn built_in(dir: &str, extension: &str, include: &str, out_name: &str) {
+/// `(name, include_*!(path))` for each file of `dir` (from this crate's
+/// directory) ending in one of `extensions`, named by its stem or, with
+/// `whole_names`, by its whole file name.
+fn built_in(dir: &str, extensions: &[&str], whole_names: bool, include: &str, out_name: &str) {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(dir);
     println!("cargo:rerun-if-changed={}", dir.display());
     let mut files: Vec<_> = std::fs::read_dir(&dir)
@@ -14,7 +18,7 @@ fn built_in(dir: &str, extension: &str, include: &str, out_name: &str) {
             entries
                 .filter_map(Result::ok)
                 .map(|e| e.path())
-                .filter(|p| p.extension().is_some_and(|x| x == extension))
+                .filter(|p| p.extension().is_some_and(|x| extensions.iter().any(|e| x == *e)))
                 .collect()
         })
         .unwrap_or_default();
@@ -22,7 +26,8 @@ fn built_in(dir: &str, extension: &str, include: &str, out_name: &str) {
     let mut out = String::from("&[\n");
     for path in files {
         println!("cargo:rerun-if-changed={}", path.display());
-        let name = path.file_stem().and_then(|s| s.to_str()).expect("a file named after its variant");
+        let name = if whole_names { path.file_name() } else { path.file_stem() };
+        let name = name.and_then(|s| s.to_str()).expect("a file name in UTF-8");
         out += &format!("    ({name:?}, {include}!({:?})),\n", path.display().to_string());
     }
     out += "]\n";
@@ -31,6 +36,7 @@ fn built_in(dir: &str, extension: &str, include: &str, out_name: &str) {
 }
 
 fn main() {
-    built_in("weights", "txt", "include_str", "weight_files.rs");
-    built_in("networks", "nnue", "include_bytes", "network_files.rs");
+    built_in("weights", &["txt"], false, "include_str", "weight_files.rs");
+    built_in("networks", &["nnue"], false, "include_bytes", "network_files.rs");
+    built_in("../../epd/variants", &["ini", "weights", "nnue"], true, "include_bytes", "variant_files.rs");
 }

@@ -30,6 +30,7 @@ mod thread_data;
 mod thread_pool;
 pub mod time;
 pub mod tt;
+mod variant_files;
 pub mod weights;
 
 pub use engine::{Engine, StaticEvaluation};

@@ -465,9 +465,10 @@ impl Weights {
 
     /// The built-in file of a variant, if one fits it: its own, else that
     /// of a built-in variant it evaluates as (Chess960 takes standard
-    /// chess's; see [`fitted_for`]).
+    /// chess's; see [`fitted_for`]), else that of a variant of the
+    /// repository's variant files it evaluates as (`variant_files`).
     pub fn built_in(variant: &Variant) -> Option<&'static str> {
-        fitted_for(BUILT_IN, variant).copied()
+        fitted_for(BUILT_IN, variant).copied().or_else(|| crate::variant_files::weights_for(variant))
     }
 
     /// `base` with the weights a file gives changed; `variant` names the

@@ -336,8 +336,9 @@ impl<B: Bitboard> Accumulator<B> {
 const BUILT_IN: &[(&str, &[u8])] = include!(concat!(env!("OUT_DIR"), "/network_files.rs"));
 
 /// The built-in network of `rules`' variant, or of a variant it evaluates
-/// as (`weights::fitted_for`: Chess960 takes standard chess's), if one
-/// fits its board and pieces. Read once per process.
+/// as (`weights::fitted_for`: Chess960 takes standard chess's; then the
+/// repository's variant files, `variant_files`), if one fits its board
+/// and pieces. Read once per process.
 pub fn built_in<B: Bitboard>(rules: &Rules<B>) -> Option<&'static Network> {
     static READ: std::sync::LazyLock<Vec<(&'static str, Network)>> = std::sync::LazyLock::new(|| {
         BUILT_IN
@@ -347,7 +348,9 @@ pub fn built_in<B: Bitboard>(rules: &Rules<B>) -> Option<&'static Network> {
             })
             .collect()
     });
-    crate::weights::fitted_for(&READ, &rules.variant).filter(|net| net.fits(rules))
+    crate::weights::fitted_for(&READ, &rules.variant)
+        .or_else(|| crate::variant_files::network_for(&rules.variant))
+        .filter(|net| net.fits(rules))
 }
 
 #[cfg(test)]

@@ -1,0 +1,77 @@
+use super::*;
+use crate::evaluate::EvalTables;
+use crate::weights::Weights;
+use protean_rules::AnyRules;
+
+/// The variants of variant-file text `text` (the built-in ones known).
+fn parse(text: &str) -> Vec<Variant> {
+    variant_file::parse(text, |name| protean_rules::variants::built_in_by_name(name).is_some())
+        .unwrap_or_else(|errors| panic!("{errors:?}"))
+}
+
+/// The variant of the built-in file `file` called `name`.
+fn variant_of(file: &str, name: &str) -> Variant {
+    let (_, bytes) = FILES.iter().find(|(f, _)| *f == file).unwrap_or_else(|| panic!("{file} is built in"));
+    let text = std::str::from_utf8(bytes).expect("UTF-8");
+    parse(text).into_iter().find(|v| v.name == name).unwrap_or_else(|| panic!("{file} has {name}"))
+}
+
+/// The built-in network and weights `variant` evaluates with, the network
+/// as an address to compare.
+fn files_of(variant: Variant) -> (Option<*const Network>, Option<&'static str>) {
+    let rules = AnyRules::new(variant).expect("the variant makes rules");
+    protean_rules::with_position!(&rules.start(), p => (
+        crate::nnue::built_in(p.rules()).map(|net| net as *const Network),
+        Weights::built_in(&p.rules().variant),
+    ))
+}
+
+#[test]
+fn every_variant_file_reads_and_every_file_it_names_is_built_in_and_reads() {
+    let mut named = 0;
+    for (file, bytes) in FILES.iter().filter(|(f, _)| f.ends_with(".ini")) {
+        let text = std::str::from_utf8(bytes).unwrap_or_else(|e| panic!("{file}: {e}"));
+        for variant in parse(text) {
+            let files = variant.eval_files.clone();
+            let rules = AnyRules::new(variant).unwrap_or_else(|e| panic!("{file}: {e:?}"));
+            if let Some(path) = &files.weights {
+                let bytes = named_file(path).unwrap_or_else(|| panic!("{file}: {} is built in", path.display()));
+                let text = std::str::from_utf8(bytes).expect("weights are text");
+                protean_rules::with_position!(&rules.start(), p => {
+                    EvalTables::with_weights(p.rules(), text).unwrap_or_else(|e| panic!("{file}: {e}"));
+                });
+                named += 1;
+            }
+            if let Some(path) = &files.network {
+                let bytes = named_file(path).unwrap_or_else(|| panic!("{file}: {} is built in", path.display()));
+                let net = Network::from_bytes(bytes).unwrap_or_else(|e| panic!("{file}: {e}"));
+                protean_rules::with_position!(&rules.start(), p => assert!(net.fits(p.rules()), "{file}"));
+                named += 1;
+            }
+        }
+    }
+    // Capablanca chess's network, Janus chess's weights and network.
+    assert!(named >= 3, "{named}");
+}
+
+/// The built-in file that `path` names.
+fn named_file(path: &std::path::Path) -> Option<&'static [u8]> {
+    named(Some(path))
+}
+
+#[test]
+fn a_variant_that_evaluates_as_a_fitted_one_takes_its_files_and_no_other_does() {
+    let capablanca = files_of(variant_of("capablanca.ini", "capablanca"));
+    assert!(capablanca.0.is_some(), "Capablanca chess's network is lent");
+    // The same board and pieces in another order, castling elsewhere.
+    assert_eq!(files_of(variant_of("gothic.ini", "gothic")), capablanca);
+    assert_eq!(files_of(variant_of("embassy.ini", "embassy")), capablanca);
+    // A user's file of Janus chess under another name: both files.
+    let janus = parse("[myjanus:chess]\nmaxFile = j\narchbishop = j\nstartFen = rjnbkqbnjr/pppppppppp/10/10/10/10/PPPPPPPPPP/RJNBKQBNJR w KQkq - 0 1\npromotionPieceTypes = qrbnj\n");
+    let janus = files_of(janus.into_iter().next().unwrap());
+    assert!(janus.0.is_some() && janus.1.is_some());
+    assert_ne!(janus.0, capablanca.0);
+    // Called janus but promoting otherwise: matched by rules, not name.
+    let other = parse("[janus:chess]\nmaxFile = j\narchbishop = j\nstartFen = rjnbkqbnjr/pppppppppp/10/10/10/10/PPPPPPPPPP/RJNBKQBNJR w KQkq - 0 1\npromotionPieceTypes = qj\n");
+    assert_eq!(files_of(other.into_iter().next().unwrap()), (None, None));
+}
