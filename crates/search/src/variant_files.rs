@@ -34,14 +34,20 @@ fn named(path: Option<&std::path::Path>) -> Option<&'static [u8]> {
     FILES.iter().find(|(file, _)| *file == name).map(|&(_, bytes)| bytes)
 }
 
+/// The variants of variant-file text `text`, whose parents may be the
+/// built-in variants.
+fn variants_of(text: &str) -> Result<Vec<Variant>, Vec<variant_file::VariantFileError>> {
+    variant_file::parse(text, |name| protean_rules::variants::built_in_by_name(name).is_some())
+}
+
 /// The variants that name fitted files, read once per process. Every one
 /// reads (a unit test holds it to that); one that did not would lend
 /// nothing rather than stop the engine.
 static FITTED: LazyLock<Vec<Fitted>> = LazyLock::new(|| {
     let texts = FILES.iter().filter(|(name, _)| name.ends_with(".ini"));
-    let variants = texts.filter_map(|(_, bytes)| std::str::from_utf8(bytes).ok()).flat_map(|text| {
-        variant_file::parse(text, |name| protean_rules::variants::built_in_by_name(name).is_some()).unwrap_or_default()
-    });
+    let variants = texts
+        .filter_map(|(_, bytes)| std::str::from_utf8(bytes).ok())
+        .flat_map(|text| variants_of(text).unwrap_or_default());
     variants
         .filter_map(|variant| {
             let files = &variant.eval_files;

@@ -3,10 +3,9 @@ use crate::evaluate::EvalTables;
 use crate::weights::Weights;
 use protean_rules::AnyRules;
 
-/// The variants of variant-file text `text` (the built-in ones known).
+/// The variants of variant-file text `text`, which must read.
 fn parse(text: &str) -> Vec<Variant> {
-    variant_file::parse(text, |name| protean_rules::variants::built_in_by_name(name).is_some())
-        .unwrap_or_else(|errors| panic!("{errors:?}"))
+    variants_of(text).unwrap_or_else(|errors| panic!("{errors:?}"))
 }
 
 /// The variant of the built-in file `file` called `name`.
@@ -28,35 +27,30 @@ fn files_of(variant: Variant) -> (Option<*const Network>, Option<&'static str>) 
 
 #[test]
 fn every_variant_file_reads_and_every_file_it_names_is_built_in_and_reads() {
-    let mut named = 0;
+    let mut fitted_files = 0;
     for (file, bytes) in FILES.iter().filter(|(f, _)| f.ends_with(".ini")) {
         let text = std::str::from_utf8(bytes).unwrap_or_else(|e| panic!("{file}: {e}"));
         for variant in parse(text) {
             let files = variant.eval_files.clone();
             let rules = AnyRules::new(variant).unwrap_or_else(|e| panic!("{file}: {e:?}"));
             if let Some(path) = &files.weights {
-                let bytes = named_file(path).unwrap_or_else(|| panic!("{file}: {} is built in", path.display()));
+                let bytes = named(Some(path)).unwrap_or_else(|| panic!("{file}: {} is built in", path.display()));
                 let text = std::str::from_utf8(bytes).expect("weights are text");
                 protean_rules::with_position!(&rules.start(), p => {
                     EvalTables::with_weights(p.rules(), text).unwrap_or_else(|e| panic!("{file}: {e}"));
                 });
-                named += 1;
+                fitted_files += 1;
             }
             if let Some(path) = &files.network {
-                let bytes = named_file(path).unwrap_or_else(|| panic!("{file}: {} is built in", path.display()));
+                let bytes = named(Some(path)).unwrap_or_else(|| panic!("{file}: {} is built in", path.display()));
                 let net = Network::from_bytes(bytes).unwrap_or_else(|e| panic!("{file}: {e}"));
                 protean_rules::with_position!(&rules.start(), p => assert!(net.fits(p.rules()), "{file}"));
-                named += 1;
+                fitted_files += 1;
             }
         }
     }
     // Capablanca chess's network, Janus chess's weights and network.
-    assert!(named >= 3, "{named}");
-}
-
-/// The built-in file that `path` names.
-fn named_file(path: &std::path::Path) -> Option<&'static [u8]> {
-    named(Some(path))
+    assert!(fitted_files >= 3, "{fitted_files}");
 }
 
 #[test]
@@ -66,12 +60,16 @@ fn a_variant_that_evaluates_as_a_fitted_one_takes_its_files_and_no_other_does() 
     // The same board and pieces in another order, castling elsewhere.
     assert_eq!(files_of(variant_of("gothic.ini", "gothic")), capablanca);
     assert_eq!(files_of(variant_of("embassy.ini", "embassy")), capablanca);
+    // Janus chess's board and pieces as a user writes them, named `name`
+    // and promoting to `promotion`.
+    let janus_like = |name: &str, promotion: &str| {
+        let text = format!("[{name}:chess]\nmaxFile = j\narchbishop = j\nstartFen = rjnbkqbnjr/pppppppppp/10/10/10/10/PPPPPPPPPP/RJNBKQBNJR w KQkq - 0 1\npromotionPieceTypes = {promotion}\n");
+        files_of(parse(&text).into_iter().next().unwrap())
+    };
     // A user's file of Janus chess under another name: both files.
-    let janus = parse("[myjanus:chess]\nmaxFile = j\narchbishop = j\nstartFen = rjnbkqbnjr/pppppppppp/10/10/10/10/PPPPPPPPPP/RJNBKQBNJR w KQkq - 0 1\npromotionPieceTypes = qrbnj\n");
-    let janus = files_of(janus.into_iter().next().unwrap());
+    let janus = janus_like("myjanus", "qrbnj");
     assert!(janus.0.is_some() && janus.1.is_some());
     assert_ne!(janus.0, capablanca.0);
     // Called janus but promoting otherwise: matched by rules, not name.
-    let other = parse("[janus:chess]\nmaxFile = j\narchbishop = j\nstartFen = rjnbkqbnjr/pppppppppp/10/10/10/10/PPPPPPPPPP/RJNBKQBNJR w KQkq - 0 1\npromotionPieceTypes = qj\n");
-    assert_eq!(files_of(other.into_iter().next().unwrap()), (None, None));
+    assert_eq!(janus_like("janus", "qj"), (None, None));
 }
