@@ -38,8 +38,13 @@ fn every_variant_fits_a_file_the_evaluation_reads() {
     for variant in ["standard", "perfect", "onedim", "beyond", "flexichess"] {
         let (data, out) = (temp(&format!("{variant}.data")), temp(&format!("{variant}.txt")));
         // Beyond Chess games at few nodes end early by the shuttle limit,
-        // with few quiet positions: more games, deeper.
-        let (games, nodes) = if variant == "beyond" { ("24", "1000") } else { ("12", "300") };
+        // with few quiet positions: more games, deeper. Flexichess games
+        // at 300 nodes hold about 8 quiet positions each: twice the games.
+        let (games, nodes) = match variant {
+            "beyond" => ("24", "1000"),
+            "flexichess" => ("24", "300"),
+            _ => ("12", "300"),
+        };
         datagen(variant, games, nodes, &data);
         let run = protean(&[
             "tune",

@@ -241,11 +241,13 @@ impl Scalar {
     }
 }
 
-/// [`Scalar::KingDanger`]'s middle-game weight where no fit gives one:
-/// what a fit of it alone to 514,460 positions of Capablanca chess's
-/// self-play gives (its feature the danger squared over 256; about a
-/// fifth of Stockfish's classical danger squared over 4,096).
-const KING_DANGER_DEFAULT: i32 = 4;
+/// [`Scalar::KingDanger`]'s middle-game weight where no fit gives one
+/// (its feature the danger squared over 256): Fairy-Stockfish's classical
+/// king safety in Capablanca chess, regressed on the feature over 109
+/// positions of its games against Protean, is about 18 centipawns a unit
+/// (`benches/eval-gap` finds the positions); self-play at a few thousand
+/// nodes seldom shows a fit a king hunt.
+const KING_DANGER_DEFAULT: i32 = 16;
 
 /// [`Scalar::Trapped`]'s weights where no fit gives them, a cell short:
 /// what Stockfish's classical mobility tables take from a knight, bishop

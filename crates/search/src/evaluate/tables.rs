@@ -45,6 +45,18 @@ pub struct EvalTables<B> {
     pub(super) front_span: [Vec<B>; 2],
     /// The cells around each cell that a king attacks.
     pub(super) king_ring: Vec<B>,
+    /// The cells whose attack endangers a king on each cell (Stockfish's
+    /// king ring): the 3x3 block around the cell, moved off the board's
+    /// edges so that a king on its first rank has the two ranks before it.
+    pub(super) danger_ring: Vec<B>,
+    /// A king's flank, per colour and cell: its file and those beside it
+    /// (moved off the edge as the ring is), from its own first rank up to
+    /// one rank past the middle (Stockfish's `KingFlank & Camp`).
+    pub(super) king_flank: [Vec<B>; 2],
+    /// Kinds worth at least two thirds of the most valuable kind (a queen
+    /// and the compounds beside it): without one, an attack on a king
+    /// seldom mates.
+    pub(super) major: Vec<bool>,
     /// Non-pawn material of the start position (by `values`), for the
     /// game phase.
     pub(super) start_material: i32,
@@ -184,6 +196,29 @@ impl<B: Bitboard> EvalTables<B> {
                 .fold(B::EMPTY, |b, o| b | B::cell(o))
         };
         let king_ring: Vec<B> = (0..g.cells()).map(royal_ring).collect();
+        // The block's centre: one cell in from an edge, where there is room.
+        let inward = |x: usize, n: usize| if n >= 3 { x.clamp(1, n - 2) } else { x };
+        let block = |files: std::ops::RangeInclusive<usize>, ranks: &dyn Fn(usize) -> bool| {
+            (0..g.cells())
+                .filter(|&o| files.contains(&g.file(o)) && ranks(g.rank(o)))
+                .fold(B::EMPTY, |b, o| b | B::cell(o))
+        };
+        let around = |x: usize, n: usize| x.saturating_sub(1)..=(x + 1).min(n.saturating_sub(1));
+        let danger_ring: Vec<B> = (0..g.cells())
+            .map(|c| {
+                let (f, r) = (inward(g.file(c), w), inward(g.rank(c), h));
+                block(around(f, w), &|rank| around(r, h).contains(&rank))
+            })
+            .collect();
+        let camp = h / 2 + 1;
+        let king_flank = Color::ALL.map(|color| {
+            (0..g.cells())
+                .map(|c| {
+                    let in_camp = |rank: usize| if color == Color::White { rank < camp } else { rank >= h - camp };
+                    block(around(inward(g.file(c), w), w), &in_camp)
+                })
+                .collect()
+        });
         let light_cells =
             (0..g.cells()).filter(|&c| (g.file(c) + g.rank(c)).is_multiple_of(2)).fold(B::EMPTY, |b, c| b | B::cell(c));
         let king_files = (0..g.cells())
@@ -219,6 +254,9 @@ impl<B: Bitboard> EvalTables<B> {
             passed_span,
             front_span,
             king_ring,
+            danger_ring,
+            king_flank,
+            major: Vec::new(),
             start_material: 1,
             rules_key: rules.key,
             valued: Vec::new(),
@@ -301,6 +339,10 @@ impl<B: Bitboard> EvalTables<B> {
                     .filter(|&v| rules.roles[v] == Role::Other && values[v] > values[a] + THREAT_MARGIN)
                     .fold(0, |set, v| set | 1 << v)
             })
+            .collect();
+        let most = (0..rules.piece_types).filter(|&k| rules.roles[k] == Role::Other).map(|k| values[k]).max();
+        self.major = (0..rules.piece_types)
+            .map(|k| rules.roles[k] == Role::Other && most.is_some_and(|m| values[k] * 3 >= m * 2))
             .collect();
         self.weights = weights;
         self.values = values;

@@ -13,16 +13,23 @@ use protean_rules::{Bitboard, Color, Position, Rules};
 /// enemy pawn can chase away stands on an outpost: the fourth rank of 8.
 const OUTPOST_ADVANCE: i32 = 100;
 /// The parts of [`king_danger`], in its units: Stockfish's classical
-/// king danger (each piece reaching the ring about 60, each attack on it
-/// 69, a weak ring cell 185, a safe check 635 to 1,080, an unsafe one 148)
-/// over about 25.
+/// king danger (each attack on a cell beside the king 69, a weak ring cell
+/// 183, a safe check 635 to 1,080, an unsafe one 148, the attackers'
+/// count times their summed weights of about 50 each, 873 less without a
+/// queen) over about 25.
 const KING_DANGER_ATTACKER: i32 = 2;
 const KING_DANGER_ATTACK: i32 = 3;
 const KING_DANGER_WEAK: i32 = 7;
 const KING_DANGER_SAFE_CHECK: i32 = 30;
 const KING_DANGER_UNSAFE_CHECK: i32 = 6;
+/// Less, where the attacker has no piece worth two thirds of its most
+/// valuable kind: without a queen or its like an attack seldom mates.
+const KING_DANGER_NO_MAJOR: i32 = 35;
 /// Below this, no danger: a lone piece near a king is not an attack.
-const KING_DANGER_OFFSET: i32 = 8;
+const KING_DANGER_OFFSET: i32 = 4;
+/// Above this the danger grows linearly, not as its square (Stockfish
+/// caps it at 3,500 of its units).
+const KING_DANGER_CAP: i32 = 140;
 /// A piece reaching fewer cells than this that no enemy pawn attacks is
 /// trapped ([`Scalar::Trapped`]), by how many fewer.
 const TRAPPED_BELOW: i32 = 2;
@@ -141,6 +148,13 @@ fn side<B: Bitboard, T: Terms>(
     let enemy_king_ring = pos.king(!us).map_or(B::EMPTY, |k| t.king_ring[k]);
     let mut king_attackers = 0;
     let mut king_attacks = 0;
+    // For the king danger: every cell the side attacks (its pawns', its
+    // king's and its pieces'), those it attacks twice, and its pieces that
+    // reach the enemy king's wider ring.
+    let danger = out.wants(scalar(Scalar::KingDanger));
+    let danger_ring = pos.king(!us).filter(|_| danger).map_or(B::EMPTY, |k| t.danger_ring[k]);
+    let (mut all, mut twice) = (pawn_attacks[us as usize], B::EMPTY);
+    let (mut ring_attackers, mut has_major) = (0, false);
     let their_pawn_attacks = pawn_attacks[!us as usize];
     if out.wants(scalar(Scalar::PawnThreat)) {
         let their_pieces = pieces_but_pawns_and_king(pos, !us, pawns);
@@ -193,6 +207,8 @@ fn side<B: Bitboard, T: Terms>(
                 }
                 attacked |= t.king_ring[cell];
                 by_king |= t.king_ring[cell];
+                twice |= all & t.king_ring[cell];
+                all |= t.king_ring[cell];
             }
         } else {
             let victims = if lesser_attacks { theirs & pos.kinds_bb(t.worth_more[kind]) } else { B::EMPTY };
@@ -215,6 +231,12 @@ fn side<B: Bitboard, T: Terms>(
                 attacked |= captures;
                 let reach = quiet | (captures & theirs);
                 by_pieces |= quiet | captures;
+                if danger {
+                    twice |= all & (quiet | captures);
+                    all |= quiet | captures;
+                    ring_attackers += i32::from((danger_ring & (quiet | captures)).any());
+                    has_major |= t.major[kind];
+                }
                 checks |= reach & check_cells;
                 let reach_count = reach.count() as i32;
                 let unsafe_count = (reach & their_pawn_attacks).count() as i32;
@@ -267,24 +289,57 @@ fn side<B: Bitboard, T: Terms>(
     if pos.tiles_move() {
         tiles(pos, t, us, own_pawns, out);
     }
-    SideReach { material, attacked, reached: by_king | by_pieces, by_pieces, checks, king_attackers, king_attacks }
+    SideReach {
+        material,
+        attacked,
+        reached: by_king | by_pieces,
+        by_pieces,
+        checks,
+        king_attacks,
+        all,
+        twice,
+        ring_attackers,
+        has_major,
+    }
 }
 
-/// The danger to a king from the side whose reach is `ours`, in units of
-/// one attack on a cell of its ring: Stockfish's classical king danger
-/// with every piece alike (no piece is named here), its parts in about
-/// its proportions; never below zero. `weak`: the ring cells we reach that
-/// only the king holds; `safe_checks`: our checks from cells nothing of
-/// theirs reaches.
-fn king_danger<B: Bitboard>(ours: &SideReach<B>, weak: B, safe_checks: B) -> i32 {
+/// The danger to the king on `king` from the side whose reach is `ours`
+/// (`theirs` the king's side's, `defended` what its pawns attack), in units
+/// of one attack on a cell beside the king: Stockfish's classical king
+/// danger with every piece alike (no piece is named here), its parts in
+/// about its proportions. Zero up to a floor. `safe_checks`: our checks
+/// from cells nothing of theirs reaches.
+fn king_danger<B: Bitboard>(
+    t: &EvalTables<B>,
+    ours: &SideReach<B>,
+    theirs: &SideReach<B>,
+    defended: B,
+    king: (Color, usize),
+    safe_checks: B,
+) -> i32 {
+    let (color, cell) = king;
+    // Cells of the ring we attack that nothing but the king defends, and
+    // nothing twice.
+    let weak = t.danger_ring[cell] & ours.all & !theirs.twice & !(theirs.by_pieces | defended);
     let unsafe_checks = ours.checks & !safe_checks;
-    let units = KING_DANGER_ATTACKER * ours.king_attackers
+    // Attacks on the king's flank, twice for a cell attacked twice, weigh
+    // as their square; the flank's defenders take a little off.
+    let flank = t.king_flank[color as usize][cell];
+    let flank_attacks = ((flank & ours.all).count() + (flank & ours.twice).count()) as i32;
+    let flank_defence = (flank & theirs.all).count() as i32;
+    let units = KING_DANGER_ATTACKER * ours.ring_attackers * ours.ring_attackers
         + KING_DANGER_ATTACK * ours.king_attacks
         + KING_DANGER_WEAK * weak.count() as i32
         + KING_DANGER_SAFE_CHECK * safe_checks.count() as i32
         + KING_DANGER_UNSAFE_CHECK * unsafe_checks.count() as i32
-        - KING_DANGER_OFFSET;
-    units.max(0)
+        + 3 * flank_attacks * flank_attacks / 200
+        - flank_defence / 6
+        - if ours.has_major { 0 } else { KING_DANGER_NO_MAJOR };
+    if units > KING_DANGER_OFFSET {
+        units
+    } else {
+        0
+    }
 }
 
 /// What [`side`] found of one side for the terms that weigh both.
@@ -299,10 +354,17 @@ struct SideReach<B> {
     by_pieces: B,
     /// Cells one of its pieces moves to or takes on to give check.
     checks: B,
-    /// Its pieces that reach the enemy king's ring, and how many cells of
-    /// the ring they reach (a cell once for each).
-    king_attackers: i32,
+    /// How many cells of the enemy king's ring its pieces reach (a cell
+    /// once for each piece).
     king_attacks: i32,
+    /// For the king danger (empty where it is not weighed): every cell the
+    /// side attacks, with its pawns and king, and those it attacks twice;
+    /// its pieces reaching the enemy king's wider ring; whether it has a
+    /// piece of a major kind.
+    all: B,
+    twice: B,
+    ring_attackers: i32,
+    has_major: bool,
 }
 
 /// What stands before one side's passed pawns: a piece on the cell ahead,
@@ -468,13 +530,8 @@ pub(super) fn piece_terms<B: Bitboard, T: Terms>(
             out.count(us, scalar(Scalar::SafeCheck), safe_checks.count() as i32);
         }
         if let Some(king) = pos.king(!us).filter(|_| danger) {
-            // Ring cells we reach where nothing of theirs stands and
-            // nothing but the king covers.
-            let weak = t.king_ring[king]
-                & sides[ours].by_pieces
-                & !(sides[theirs].by_pieces | attacks[theirs] | pos.pieces(!us));
-            let units = king_danger(&sides[ours], weak, safe_checks);
-            out.add(us, scalar(Scalar::KingDanger), units * units * ONE / 256);
+            let units = king_danger(t, &sides[ours], &sides[theirs], attacks[theirs], (!us, king), safe_checks);
+            out.add(us, scalar(Scalar::KingDanger), units.min(KING_DANGER_CAP) * units * ONE / 256);
         }
     }
     ((sides[0].material + sides[1].material) * 256 / t.start_material).min(256)

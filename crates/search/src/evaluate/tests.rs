@@ -218,13 +218,38 @@ fn king_danger_is_the_square_of_its_parts() {
     let danger = |fen| counted_raw("standard", fen, scalar(Scalar::KingDanger));
     // No piece near either king: nothing.
     assert_eq!(danger("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"), [0, 0]);
-    // The rook on a1 reaches no cell of the ring of g8 but checks safely
-    // from a8: 30 units of a safe check less the 8 of no danger.
-    assert_eq!(danger("6k1/8/8/8/8/8/8/R5K1 w - - 0 1"), [22 * 22, 0]);
-    // On a7 it reaches f7, g7 and h7 (one piece, 2; three attacks, 9),
-    // cells only the king holds (three weak cells, 21), checks safely
-    // from a8 (30) and unsafely from g7 (6): 68 units less 8.
-    assert_eq!(danger("6k1/R7/8/8/8/8/8/6K1 w - - 0 1"), [60 * 60, 0]);
+    // A rook on a7 reaches f7, g7 and h7 of g8's ring (one attacker, 2;
+    // three cells beside the king, 9; three only the king holds, 21),
+    // checks safely from a8 (30) and unsafely from g7 (6): 68 units, less
+    // 35 for an attack without a queen or its like.
+    assert_eq!(danger("6k1/R7/8/8/8/8/8/6K1 w - - 0 1"), [33 * 33, 0]);
+    // The queen on a1 reaches f6, g7 and h8 of g8's ring (f6 to h8): one
+    // attacker (2), two cells beside the king (6), three cells only the
+    // king holds (21), safe checks from a2 and a8 (60) and unsafe ones
+    // from g7 and h8 (12); its three cells on the king's flank (f to h,
+    // ranks 4 to 8) are too few to count, as are the king's five there.
+    assert_eq!(danger("6k1/8/8/8/8/8/8/Q5K1 w - - 0 1"), [101 * 101, 0]);
+}
+
+#[test]
+fn the_danger_ring_and_flank_stand_off_the_edge() {
+    let pos = AnyRules::by_name("standard").unwrap().from_fen("4k3/8/8/8/8/8/8/4K3 w - - 0 1").unwrap();
+    protean_rules::with_position!(&pos, p => {
+        let t = EvalTables::new(p.rules());
+        let cells = |b: &dyn Fn(usize) -> bool| (0..64).filter(|&c| b(c)).collect::<Vec<_>>();
+        let g1 = 6;
+        // g1's ring is the 3x3 block f1-h3; a1's is a1-c3.
+        assert_eq!(cells(&|c| t.danger_ring[g1].has(c)), [5, 6, 7, 13, 14, 15, 21, 22, 23]);
+        assert_eq!(cells(&|c| t.danger_ring[0].has(c)), [0, 1, 2, 8, 9, 10, 16, 17, 18]);
+        // White's g1 flank: files f to h, ranks 1 to 5; Black's g8 flank:
+        // the same files, ranks 4 to 8.
+        let flank = |color: Color, cell: usize| cells(&|c| t.king_flank[color as usize][cell].has(c));
+        let files_fgh = |ranks: std::ops::Range<usize>| {
+            ranks.flat_map(|r| [8 * r + 5, 8 * r + 6, 8 * r + 7]).collect::<Vec<_>>()
+        };
+        assert_eq!(flank(Color::White, g1), files_fgh(0..5));
+        assert_eq!(flank(Color::Black, 62), files_fgh(3..8));
+    });
 }
 
 #[test]
