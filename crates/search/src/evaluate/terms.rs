@@ -223,6 +223,7 @@ fn side<B: Bitboard, T: Terms>(
             let moves = &*rules.moves[us as usize][kind];
             let value = t.values[kind];
             let on_open_file = open_file && t.file_riders[kind];
+            has_major |= danger && t.major[kind];
             for cell in pieces.cells() {
                 advance += rank_advance[cell];
                 out.place(t, us, kind, cell);
@@ -230,12 +231,12 @@ fn side<B: Bitboard, T: Terms>(
                 let (quiet, captures) = rules.targets_of(moves, cell, blockers, vacant, capturable);
                 attacked |= captures;
                 let reach = quiet | (captures & theirs);
-                by_pieces |= quiet | captures;
+                let covered = quiet | captures;
+                by_pieces |= covered;
                 if danger {
-                    twice |= all & (quiet | captures);
-                    all |= quiet | captures;
-                    ring_attackers += i32::from((danger_ring & (quiet | captures)).any());
-                    has_major |= t.major[kind];
+                    twice |= all & covered;
+                    all |= covered;
+                    ring_attackers += i32::from((danger_ring & covered).any());
                 }
                 checks |= reach & check_cells;
                 let reach_count = reach.count() as i32;
