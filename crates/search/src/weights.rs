@@ -127,10 +127,17 @@ pub enum Scalar {
     /// pawn attacks: a piece with nowhere to go is lost or useless, more
     /// than its few cells of mobility say.
     Trapped,
+    /// Per piece (not a pawn, not the king), of the `m` cells it moves to,
+    /// takes on or defends, but those an enemy pawn attacks and its own
+    /// pawns' and king's: `(m - 2) / (8 + m)`, from -1/4 for a piece with
+    /// nowhere to go to nearly 1. Fairy-Stockfish's mobility for a piece
+    /// it has no table for: the first safe cells are worth much more
+    /// than the twentieth.
+    SafeMobility,
 }
 
 impl Scalar {
-    pub const ALL: [Scalar; 27] = [
+    pub const ALL: [Scalar; 28] = [
         Scalar::PawnAdvance,
         Scalar::Passed,
         Scalar::PassedAdvance,
@@ -158,6 +165,7 @@ impl Scalar {
         Scalar::SafeCheck,
         Scalar::KingDanger,
         Scalar::Trapped,
+        Scalar::SafeMobility,
     ];
 
     /// The scalar term a weights file calls `name`.
@@ -194,6 +202,7 @@ impl Scalar {
             Scalar::SafeCheck => "safe_check",
             Scalar::KingDanger => "king_danger",
             Scalar::Trapped => "trapped",
+            Scalar::SafeMobility => "safe_mobility",
         }
     }
 
@@ -216,6 +225,7 @@ impl Scalar {
             // self-play at a few thousand nodes seldom shows a fit.
             Scalar::KingDanger => Score::new(KING_DANGER_DEFAULT, 0),
             Scalar::Trapped => TRAPPED_DEFAULT,
+            Scalar::SafeMobility => SAFE_MOBILITY_DEFAULT,
             // Threats, the bishop pair, outposts and passers' escorts: the
             // mean of standard chess's and Perfect Chess's fits (rounded
             // toward zero). What a piece attacks and what a pawn needs
@@ -255,6 +265,12 @@ const KING_DANGER_DEFAULT: i32 = 16;
 /// other entries (about 22 in the middle game and 35 in the end game at
 /// its scale, a pawn 126/208), at ours (a pawn 90/125).
 const TRAPPED_DEFAULT: Score = Score::new(-16, -20);
+
+/// [`Scalar::SafeMobility`]'s weights where no fit gives them:
+/// Fairy-Stockfish's `MaxMobility` (150, 200 at its scale, a pawn
+/// 126/208) at ours (a pawn 90/125). The hand-set mobility per cell of
+/// each kind is nothing beside it.
+const SAFE_MOBILITY_DEFAULT: Score = Score::new(107, 120);
 
 /// Terms of each kind of piece, one weight per kind.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -461,8 +477,9 @@ impl Weights {
             Role::Pawn => Score::new(2, 0),
             Role::Other => Score::new(3, 0),
         };
-        // Only pieces other than pawns and kings count their mobility.
-        [value, Score::new(4, 4), centre, Score::new(0, 0)]
+        // Mobility: [`Scalar::SafeMobility`] weighs it where no fit gives
+        // a kind its own weight per cell.
+        [value, Score::new(0, 0), centre, Score::new(0, 0)]
     }
 
     /// The built-in file of a variant, if one fits it: its own, else that

@@ -172,13 +172,19 @@ fn side<B: Bitboard, T: Terms>(
     );
     let rank_advance = &t.rank_advance[us as usize];
     let (mut unsafe_reach, mut trapped) = (0, 0);
+    // Safe mobility: the cells a piece covers but those an enemy pawn
+    // attacks and those of its own pawns and king (Fairy-Stockfish's
+    // mobility area, its blocked pawns taken as all pawns).
+    let safe_mobility = out.wants(scalar(Scalar::SafeMobility));
+    let mobility_area = !(their_pawn_attacks | own_pawns | pos.king(us).map_or(B::EMPTY, B::cell));
+    let mut safe_mobility_sum = 0;
     let mut threatened = B::EMPTY;
     // What a piece may move onto or take (its mobility: `reach_from`,
     // with the board's sets read once for the side). Where hanging pieces
-    // are counted, captures are asked of every piece on the board, so
-    // that the same lookup tells what the piece defends.
+    // or safe mobility are counted, captures are asked of every piece on
+    // the board, so that the same lookup tells what the piece defends.
     let (blockers, vacant, theirs) = (pos.blockers(), pos.vacant(), pos.pieces(!us));
-    let capturable = if hanging { pos.occupied() } else { theirs };
+    let capturable = if hanging || safe_mobility { pos.occupied() } else { theirs };
     let mut attacked = B::EMPTY;
     let checks_wanted = out.wants(scalar(Scalar::SafeCheck)) || out.wants(scalar(Scalar::KingDanger));
     let (mut by_king, mut by_pieces, mut checks) = (B::EMPTY, B::EMPTY, B::EMPTY);
@@ -244,6 +250,10 @@ fn side<B: Bitboard, T: Terms>(
                 mobility += reach_count;
                 unsafe_reach += unsafe_count;
                 trapped += (TRAPPED_BELOW - (reach_count - unsafe_count)).max(0);
+                if safe_mobility {
+                    let m = (covered & mobility_area).count() as i32;
+                    safe_mobility_sum += ONE * (m - 2) / (8 + m);
+                }
                 if lesser_attacks {
                     threatened |= captures & victims;
                 }
@@ -277,6 +287,7 @@ fn side<B: Bitboard, T: Terms>(
     }
     out.count(us, scalar(Scalar::ReachIntoPawnAttacks), unsafe_reach);
     out.count(us, scalar(Scalar::Trapped), trapped);
+    out.add(us, scalar(Scalar::SafeMobility), safe_mobility_sum);
     if lesser_attacks {
         out.count(us, scalar(Scalar::LesserAttacks), threatened.count() as i32);
     }
@@ -499,7 +510,7 @@ pub(super) fn piece_terms<B: Bitboard, T: Terms>(
     out: &mut T,
 ) -> i32 {
     // Only the pawn terms below, hanging pieces, safe checks, king danger,
-    // trapped pieces and outposts ask where pawns attack.
+    // trapped pieces, safe mobility and outposts ask where pawns attack.
     let hanging = out.wants(scalar(Scalar::Hanging));
     let safe_check = out.wants(scalar(Scalar::SafeCheck));
     let danger = out.wants(scalar(Scalar::KingDanger));
@@ -509,6 +520,7 @@ pub(super) fn piece_terms<B: Bitboard, T: Terms>(
         || out.wants(scalar(Scalar::PawnThreat))
         || out.wants(scalar(Scalar::ReachIntoPawnAttacks))
         || out.wants(scalar(Scalar::Trapped))
+        || out.wants(scalar(Scalar::SafeMobility))
         || out.wants(scalar(Scalar::Outpost))
     {
         [pawn_attacks(pos, Color::White), pawn_attacks(pos, Color::Black)]

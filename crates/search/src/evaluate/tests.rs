@@ -263,6 +263,19 @@ fn trapped_pieces_count_the_cells_they_lack() {
 }
 
 #[test]
+fn safe_mobility_counts_cells_outside_enemy_pawn_attacks_and_own_pawns() {
+    // White's knight on g3 covers e4, f1 and h1 safely (e2 holds its own
+    // pawn, the g6-pawn attacks f5 and h5): 3 cells, (3 - 2) / (8 + 3).
+    // Its bishop on a1 has only its own b2-pawn: 0 cells, -2/8. Black's
+    // rook on a8 covers a7 to a4, a2, a1 (the bishop it attacks) and b8
+    // to d8, not a3 (the b2-pawn attacks it) nor its own king on e8:
+    // 9 cells, 7/17.
+    let fen = "r3k3/8/6p1/8/8/6N1/1P2P3/B3K3 w - - 0 1";
+    let feature = |m: i32| ONE * (m - 2) / (8 + m);
+    assert_eq!(counted_raw("standard", fen, scalar(Scalar::SafeMobility)), [feature(3) + feature(0), feature(9)]);
+}
+
+#[test]
 fn passed_pawns_count_their_blockers_and_the_kings_near_them() {
     // White's e6-passer is blocked by Black's king on its stop cell
     // e7; the b2-pawn is no passer (the a7-pawn guards its path), nor
