@@ -266,11 +266,14 @@ const KING_DANGER_DEFAULT: i32 = 16;
 /// its scale, a pawn 126/208), at ours (a pawn 90/125).
 const TRAPPED_DEFAULT: Score = Score::new(-16, -20);
 
-/// [`Scalar::SafeMobility`]'s weights where no fit gives them:
-/// Fairy-Stockfish's `MaxMobility` (150, 200 at its scale, a pawn
-/// 126/208) at ours (a pawn 90/125). The hand-set mobility per cell of
-/// each kind is nothing beside it.
-const SAFE_MOBILITY_DEFAULT: Score = Score::new(107, 120);
+/// [`Scalar::SafeMobility`]'s weights where no fit gives them: about
+/// 1.5 times Fairy-Stockfish's `MaxMobility` (150, 200 at its scale, a
+/// pawn 126/208) at ours (a pawn 90/125, 107/120), which gained in
+/// Capablanca chess's self-play over the plain conversion (Protean's
+/// reach has no x-rays, and Stockfish's own tables for the rook and the
+/// bishop are steeper than this curve). The hand-set mobility per cell
+/// of each kind is nothing beside it.
+const SAFE_MOBILITY_DEFAULT: Score = Score::new(160, 180);
 
 /// Terms of each kind of piece, one weight per kind.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
