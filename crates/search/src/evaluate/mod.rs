@@ -12,8 +12,8 @@
 //! isolated, passed), what stands before a passed pawn (a blocker, the
 //! kings' distances), mobility (per cell, and safe mobility, worth most
 //! for a piece's first cells), outposts, how far up the board each
-//! kind stands, threats (pieces attacked by pawns or by lesser pieces, pieces
-//! attacked and not defended), king safety (attacks on the king's ring,
+//! kind stands, threats (pieces attacked by pawns or by lesser pieces,
+//! pieces attacked and not defended), king safety (attacks on the king's ring,
 //! the pawn shield, and the square of the danger to the king), blended
 //! between middle game and end game by the non-pawn material left, plus
 //! a tempo bonus. Where tiles move (Beyond
