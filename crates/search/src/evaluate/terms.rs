@@ -176,7 +176,11 @@ fn side<B: Bitboard, T: Terms>(
     // attacks and those of its own pawns and king (Fairy-Stockfish's
     // mobility area, its blocked pawns taken as all pawns).
     let safe_mobility = out.wants(scalar(Scalar::SafeMobility));
-    let mobility_area = !(their_pawn_attacks | own_pawns | pos.king(us).map_or(B::EMPTY, B::cell));
+    let mobility_area = if safe_mobility {
+        !(their_pawn_attacks | own_pawns | pos.king(us).map_or(B::EMPTY, B::cell))
+    } else {
+        B::EMPTY
+    };
     let mut safe_mobility_sum = 0;
     let mut threatened = B::EMPTY;
     // What a piece may move onto or take (its mobility: `reach_from`,
@@ -186,7 +190,7 @@ fn side<B: Bitboard, T: Terms>(
     let (blockers, vacant, theirs) = (pos.blockers(), pos.vacant(), pos.pieces(!us));
     let capturable = if hanging || safe_mobility { pos.occupied() } else { theirs };
     let mut attacked = B::EMPTY;
-    let checks_wanted = out.wants(scalar(Scalar::SafeCheck)) || out.wants(scalar(Scalar::KingDanger));
+    let checks_wanted = out.wants(scalar(Scalar::SafeCheck)) || danger;
     let (mut by_king, mut by_pieces, mut checks) = (B::EMPTY, B::EMPTY, B::EMPTY);
     let their_king = pos.king(!us).filter(|_| checks_wanted);
     for kind in 0..rules.piece_types {
