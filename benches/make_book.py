@@ -21,10 +21,9 @@ come from Protean. In Flexichess a random ply is a rule change one time in
 four (there are three times more changes than moves at the start, and a
 book of mostly redefined pieces would not look like its games). Random
 with a fixed seed: the same command writes the same book."""
-import argparse, random, shutil, subprocess, sys
-from pathlib import Path
+import argparse, random, shutil, sys
 
-ROOT = Path(__file__).resolve().parent.parent
+from uci import ROOT, UciEngine
 
 
 # A book position is kept when a search scores it within this many
@@ -40,25 +39,11 @@ def balanced(score):
     return score is not None and score[0] == "cp" and WINDOW[0] <= abs(score[1]) <= WINDOW[1]
 
 
-class Protean:
+class Protean(UciEngine):
     """Protean over UCI: legal moves by `go perft 1`, a score by `go depth`."""
 
     def __init__(self, path, variant):
-        self.proc = subprocess.Popen([path], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
-        self.send(f"uci\nsetoption name UCI_Variant value {variant}\nisready")
-        self.until("readyok")
-
-    def send(self, text):
-        self.proc.stdin.write(text + "\n")
-        self.proc.stdin.flush()
-
-    def until(self, prefix):
-        lines = []
-        for line in self.proc.stdout:
-            lines.append(line.rstrip("\n"))
-            if line.startswith(prefix):
-                return lines
-        raise RuntimeError(f"Protean stopped before '{prefix}'")
+        super().__init__(path, ["uci", f"setoption name UCI_Variant value {variant}"])
 
     def position(self, moves):
         self.send("position startpos" + (" moves " + " ".join(moves) if moves else ""))
@@ -84,10 +69,6 @@ class Protean:
                 last = (words[i + 1], int(words[i + 2]))
         return last
 
-    def quit(self):
-        self.send("quit")
-        self.proc.wait()
-
 
 def perfect_book(a, rng):
     sys.path.insert(0, str(ROOT / "engine-tests"))
@@ -112,7 +93,7 @@ def perfect_book(a, rng):
             continue
         seen.add(epd)
         book.append(epd)
-    engine.quit()
+    engine.close()
     return book
 
 
@@ -145,7 +126,7 @@ def protean_book(a, rng):
         seen.add(fen)
         book.append(fen)
         print(f"{len(book)}/{a.count}", end="\r", file=sys.stderr, flush=True)
-    engine.quit()
+    engine.close()
     return book
 
 

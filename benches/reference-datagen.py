@@ -46,13 +46,12 @@ import collections
 import multiprocessing
 import random
 import shutil
-import subprocess
 import sys
 from pathlib import Path
 
 import pyffish
+from uci import ROOT, UciEngine
 
-ROOT = Path(__file__).resolve().parent.parent
 PERFECT_INI = ROOT / "engine-tests" / "reference" / "perfect.ini"
 # Protean's name: pyffish's name, the INI file that defines it, the engine.
 VARIANTS = {
@@ -64,45 +63,28 @@ ADJUDICATE_CP = 1000
 ADJUDICATE_PLIES = 8
 
 
-class Engine:
+class Engine(UciEngine):
     """One reference engine speaking UCI, the variant loaded."""
 
     def __init__(self, binary, ini, hash_mb):
-        self.p = subprocess.Popen([binary], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
-        if ini:
-            self.send(f"setoption name VariantPath value {ini}")
-            self.send(f"setoption name UCI_Variant value {VARIANT}")
-        self.send(f"setoption name Hash value {hash_mb}")
-        self.send("isready")
-        self.wait_for("readyok")
-
-    def send(self, line):
-        self.p.stdin.write(line + "\n")
-
-    def wait_for(self, prefix):
-        for line in self.p.stdout:
-            if line.startswith(prefix):
-                return line
-        raise RuntimeError("the engine exited")
+        variant = [f"setoption name VariantPath value {ini}", f"setoption name UCI_Variant value {VARIANT}"]
+        super().__init__(binary, (variant if ini else []) + [f"setoption name Hash value {hash_mb}"])
 
     def new_game(self):
-        self.send("ucinewgame")
-        self.send("isready")
-        self.wait_for("readyok")
+        self.send("ucinewgame", "isready")
+        self.until("readyok")
 
     def best(self, fen, moves, nodes):
         """The move the engine plays and its last score: ('cp', n) or ('mate', n)."""
-        self.send(f"position fen {fen} moves {' '.join(moves)}" if moves else f"position fen {fen}")
-        self.send(f"go nodes {nodes}")
+        self.send(f"position fen {fen} moves {' '.join(moves)}" if moves else f"position fen {fen}",
+                  f"go nodes {nodes}")
         score = ("cp", 0)
-        for line in self.p.stdout:
+        for line in self.until("bestmove"):
             words = line.split()
             if words and words[0] == "info" and "score" in words:
                 i = words.index("score")
                 score = (words[i + 1], int(words[i + 2]))
-            elif words and words[0] == "bestmove":
-                return words[1], score
-        raise RuntimeError("the engine exited")
+        return line.split()[1], score
 
 
 def white_to_move(start, moves):
