@@ -134,10 +134,15 @@ pub enum Scalar {
     /// it has no table for: the first safe cells are worth much more
     /// than the twentieth.
     SafeMobility,
+    /// Where the king stands, in the middle game: on its first rank a file
+    /// or two from the edge best, worse the further it comes out (see
+    /// `evaluate::tables::KING_PLACEMENT`). Stockfish's classical king
+    /// table; the per-kind `centre` weighs the end game's.
+    KingPlacement,
 }
 
 impl Scalar {
-    pub const ALL: [Scalar; 28] = [
+    pub const ALL: [Scalar; 29] = [
         Scalar::PawnAdvance,
         Scalar::Passed,
         Scalar::PassedAdvance,
@@ -166,6 +171,7 @@ impl Scalar {
         Scalar::KingDanger,
         Scalar::Trapped,
         Scalar::SafeMobility,
+        Scalar::KingPlacement,
     ];
 
     /// The scalar term a weights file calls `name`.
@@ -203,6 +209,7 @@ impl Scalar {
             Scalar::KingDanger => "king_danger",
             Scalar::Trapped => "trapped",
             Scalar::SafeMobility => "safe_mobility",
+            Scalar::KingPlacement => "king_placement",
         }
     }
 
@@ -226,6 +233,7 @@ impl Scalar {
             Scalar::KingDanger => Score::new(KING_DANGER_DEFAULT, 0),
             Scalar::Trapped => TRAPPED_DEFAULT,
             Scalar::SafeMobility => SAFE_MOBILITY_DEFAULT,
+            Scalar::KingPlacement => KING_PLACEMENT_DEFAULT,
             // Threats, the bishop pair, outposts and passers' escorts: the
             // mean of standard chess's and Perfect Chess's fits (rounded
             // toward zero). What a piece attacks and what a pawn needs
@@ -274,6 +282,11 @@ const TRAPPED_DEFAULT: Score = Score::new(-16, -20);
 /// bishop are steeper than this curve). The hand-set mobility per cell
 /// of each kind is nothing beside it.
 const SAFE_MOBILITY_DEFAULT: Score = Score::new(160, 180);
+
+/// [`Scalar::KingPlacement`]'s weight where no fit gives one: the 129
+/// centipawns Stockfish's classical king table gives b1 over d1 (a pawn
+/// 126), at Protean's scale (a pawn 90).
+const KING_PLACEMENT_DEFAULT: Score = Score::new(92, 0);
 
 /// Terms of each kind of piece, one weight per kind.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

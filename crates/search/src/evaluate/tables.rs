@@ -86,6 +86,10 @@ pub struct EvalTables<B> {
     /// For each colour and cell: how far up the board from that colour's
     /// side the cell is, 0 on its first rank, 256 on the last.
     pub(super) rank_advance: [Vec<i32>; 2],
+    /// For each colour and cell: where a king stands well in the middle
+    /// game, in 256ths (see [`KING_PLACEMENT`]); nothing on a board of one
+    /// rank.
+    pub(super) king_placement: [Vec<i32>; 2],
     /// The weights file read at run time that these tables weigh by
     /// (`Options::weights_file`); `None`: the built-in one.
     file: Option<Arc<str>>,
@@ -94,6 +98,24 @@ pub struct EvalTables<B> {
 /// How much more (by `values`) a victim must be worth than its attacker
 /// for the attack to count as a threat: a knight on a bishop is none.
 const THREAT_MARGIN: i32 = 50;
+
+/// [`Scalar::KingPlacement`]'s feature by rank from the king's own side
+/// (the eighth row for any further) and file from the nearer edge (the
+/// fourth for any further in): Stockfish's classical middle-game king
+/// table less its value on d1, over the value b1 has above d1 (129 of its
+/// centipawns), in 256ths. A king is best on its first rank a file or two
+/// from the edge, where it castles to, and worse the further it comes
+/// out.
+const KING_PLACEMENT: [[i32; 4]; 8] = [
+    [145, 256, 145, 0],
+    [159, 208, 71, -38],
+    [-6, 119, -58, -155],
+    [-67, -16, -119, -198],
+    [-87, -38, -185, -254],
+    [-149, -105, -232, -331],
+    [-218, -155, -264, -327],
+    [-276, -216, -304, -395],
+];
 
 /// The weights file built in for `rules`' variant (none: the defaults).
 fn built_in_weights<B: Bitboard>(rules: &Rules<B>) -> &'static str {
@@ -238,6 +260,19 @@ impl<B: Bitboard> EvalTables<B> {
                 })
                 .collect()
         });
+        let king_placement = Color::ALL.map(|color| {
+            (0..g.cells())
+                .map(|c| {
+                    let up = if color == Color::White { g.rank(c) } else { h - 1 - g.rank(c) };
+                    let from_edge = g.file(c).min(w - 1 - g.file(c));
+                    if h > 1 {
+                        KING_PLACEMENT[up.min(7)][from_edge.min(3)]
+                    } else {
+                        0
+                    }
+                })
+                .collect()
+        });
         let piece_squares = Color::ALL.map(|color| {
             (0..g.cells()).map(|c| layout.square(0, layout.square_of(color, g.file(c), g.rank(c)))).collect()
         });
@@ -268,6 +303,7 @@ impl<B: Bitboard> EvalTables<B> {
             king_files,
             worth_more: Vec::new(),
             rank_advance,
+            king_placement,
             file: None,
         }
     }

@@ -208,6 +208,7 @@ fn side<B: Bitboard, T: Terms>(
                 out.place(t, us, kind, cell);
                 let shield = (t.king_ring[cell] & t.passed_span[us as usize][cell] & own_pawns).count() as i32;
                 out.count(us, scalar(Scalar::KingShield), shield);
+                out.add(us, scalar(Scalar::KingPlacement), t.king_placement[us as usize][cell]);
                 if king_open_file {
                     let open = t.king_files[cell]
                         .cells()

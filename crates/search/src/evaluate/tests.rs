@@ -276,6 +276,21 @@ fn safe_mobility_counts_cells_outside_enemy_pawn_attacks_and_own_pawns() {
 }
 
 #[test]
+fn king_placement_reads_the_rank_from_its_own_side_and_the_file_from_the_edge() {
+    let placement = |variant: &str, fen: &str| counted_raw(variant, fen, scalar(Scalar::KingPlacement));
+    // b1 is where a king stands best (256); e8 is Black's d1 (0).
+    assert_eq!(placement("standard", "4k3/8/8/8/8/8/8/1K6 w - - 0 1"), [256, 0]);
+    // d4 is a king come out (-198); g7 is Black's b2 (208).
+    assert_eq!(placement("standard", "8/6k1/8/8/3K4/8/8/8 w - - 0 1"), [-198, 208]);
+    // On nine files the fifth from the edge counts as the fourth: e1 is d1.
+    let perfect = AnyRules::by_name("perfect").unwrap().start().fen();
+    assert_eq!(placement("perfect", &perfect), [0, 0]);
+    // A board of one rank has no first rank to keep to.
+    let onedim = AnyRules::by_name("onedim").unwrap().start().fen();
+    assert_eq!(placement("onedim", &onedim), [0, 0]);
+}
+
+#[test]
 fn passed_pawns_count_their_blockers_and_the_kings_near_them() {
     // White's e6-passer is blocked by Black's king on its stop cell
     // e7; the b2-pawn is no passer (the a7-pawn guards its path), nor
