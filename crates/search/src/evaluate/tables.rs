@@ -99,13 +99,13 @@ pub struct EvalTables<B> {
 /// for the attack to count as a threat: a knight on a bishop is none.
 const THREAT_MARGIN: i32 = 50;
 
-/// [`Scalar::KingPlacement`]'s feature by rank from the king's own side
-/// (the eighth row for any further) and file from the nearer edge (the
-/// fourth for any further in): Stockfish's classical middle-game king
-/// table less its value on d1, over the value b1 has above d1 (129 of its
-/// centipawns), in 256ths. A king is best on its first rank a file or two
-/// from the edge, where it castles to, and worse the further it comes
-/// out.
+/// [`crate::weights::Scalar::KingPlacement`]'s feature by rank from the
+/// king's own side (the eighth row for any further) and file from the
+/// nearer edge (the fourth for any further in): Stockfish's classical
+/// middle-game king table less its value on d1, over the value b1 has above
+/// d1 (129 of its centipawns), in 256ths. A king is best on its first rank
+/// a file or two from the edge, where it castles to, and worse the further
+/// it comes out.
 const KING_PLACEMENT: [[i32; 4]; 8] = [
     [145, 256, 145, 0],
     [159, 208, 71, -38],
