@@ -78,13 +78,14 @@ class Engine(UciEngine):
         """The move the engine plays and its last score: ('cp', n) or ('mate', n)."""
         self.send(f"position fen {fen} moves {' '.join(moves)}" if moves else f"position fen {fen}",
                   f"go nodes {nodes}")
+        lines = self.until("bestmove")
         score = ("cp", 0)
-        for line in self.until("bestmove"):
+        for line in lines:
             words = line.split()
             if words and words[0] == "info" and "score" in words:
                 i = words.index("score")
                 score = (words[i + 1], int(words[i + 2]))
-        return line.split()[1], score
+        return lines[-1].split()[1], score
 
 
 def white_to_move(start, moves):

@@ -9,11 +9,12 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 class UciEngine:
-    """A UCI engine at `path`, sent `setup` (lines) and `isready` at the start."""
+    """A UCI engine at `path`, sent `setup` (lines) and `isready` at the start;
+    what it writes to stderr goes to ours unless `quiet`."""
 
-    def __init__(self, path, setup=()):
+    def __init__(self, path, setup=(), quiet=False):
         self.p = subprocess.Popen([str(path)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                  stderr=subprocess.DEVNULL, text=True, bufsize=1)
+                                  stderr=subprocess.DEVNULL if quiet else None, text=True, bufsize=1)
         self.send(*setup, "isready")
         self.until("readyok")
 
