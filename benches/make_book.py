@@ -1,14 +1,14 @@
 #!/usr/bin/env python3
 """Writes an EPD opening book (make_book.py [--chess960 | --perfect |
---variant V] [--unbalanced] N OUT): positions after a few random legal
+--variant V] [--unbalanced [--lead LO HI]] N OUT): positions after a few random legal
 plies from the start (or from a random Chess960 start), kept when a
 search scores them within 60 centipawns, so that games from them are
 balanced. With --unbalanced they are kept when one side is ahead by 100
-to 200 centipawns instead: in a drawish game (Flexichess,
-One-dimensional chess) a match from balanced positions is mostly draws
-and measures little, so engine testers play unbalanced positions in
-pairs, colours swapped (`protean match -repeat`), and count who converts
-the advantage more often. A line is
+to 200 centipawns instead (--lead LO HI: by LO to HI): in a drawish
+game (Flexichess, One-dimensional chess) a match from balanced positions
+is mostly draws and measures little, so engine testers play unbalanced
+positions in pairs, colours swapped (`protean match -repeat`), and count
+who converts the advantage more often. A line is
 an EPD (four fields) where that is the whole position, else a whole FEN.
 
 Standard chess and Chess960: moves from python-chess, scores from
@@ -141,11 +141,14 @@ def main():
     ap.add_argument("--plies", type=int, default=8)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--unbalanced", action="store_true", help="keep positions one side leads by 100-200 cp")
+    ap.add_argument("--lead", type=int, nargs=2, metavar=("LO", "HI"), help="with --unbalanced, the lead kept instead (cp)")
     ap.add_argument("--stockfish", default=shutil.which("stockfish") or "/usr/games/stockfish")
     a = ap.parse_args()
+    if a.lead and not a.unbalanced:
+        ap.error("--lead needs --unbalanced")
     if a.unbalanced:
         global WINDOW
-        WINDOW = UNBALANCED
+        WINDOW = tuple(a.lead) if a.lead else UNBALANCED
     rng = random.Random(a.seed)
     if a.perfect or a.variant:
         book = perfect_book(a, rng) if a.perfect else protean_book(a, rng)
