@@ -1,7 +1,8 @@
 //! `protean learn` end to end, on a few fast games: every step's file,
 //! the same files again from the same seed, a run that goes on from what
-//! its directory holds, a teacher's scores (Protean as the teacher), and
-//! bad options refused with nothing written.
+//! its directory holds, a teacher's scores (Protean as the teacher), a
+//! network that cannot be trained passed over, and bad options refused
+//! with nothing written.
 
 use protean_rules::AnyRules;
 use protean_search::evaluate::EvalTables;
@@ -96,6 +97,29 @@ fn a_teacher_scores_every_self_play_position_and_the_fit_reads_its_scores() {
     let err = String::from_utf8_lossy(&again.stderr);
     assert!(again.status.success() && err.contains("(1 kept)"), "{err}");
     std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn a_network_that_cannot_be_trained_leaves_the_gate_to_the_weights() {
+    // Flexichess from positions with a piece redefined: its self-play
+    // positions stand under rule changes, which a network does not
+    // evaluate, so none is trained; the fit and the gate go on.
+    let (dir, book) = (temp("flexichess"), temp("flexichess-book.epd"));
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    std::fs::write(&book, format!("{start} N=QN\n{start} B=RN\n")).unwrap();
+    let run = Command::new(env!("CARGO_BIN_EXE_protean"))
+        .args(["learn", "--variant", "flexichess", "--games", "200", "--nodes", "300", "--minutes", "0.2"])
+        .args(["--tc", "1+0.01", "--book", book.to_str().unwrap(), "--out", dir.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let (out, err) = (String::from_utf8_lossy(&run.stdout), String::from_utf8_lossy(&run.stderr));
+    assert!(run.status.success(), "{out}\n{err}");
+    assert!(err.contains("network: not trained (") && err.contains("the weights go on alone"), "{err}");
+    assert!(out.contains("fit: held-out loss") && out.contains("gate: ") && !out.contains("network:"), "{out}");
+    assert!(dir.join("weights.txt").exists() && !dir.join("network.nnue").exists());
+    assert!(dir.join("logs/gate.log").exists());
+    std::fs::remove_dir_all(dir).unwrap();
+    std::fs::remove_file(book).unwrap();
 }
 
 #[test]

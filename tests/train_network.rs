@@ -130,6 +130,31 @@ fn figure_after(said: &str, label: &str) -> String {
 }
 
 #[test]
+fn the_few_positions_under_the_variants_own_rules_are_held_out_too() {
+    // Flexichess data of which one line in 23 stands under the variant's
+    // own rules (no rule change: `-`): the network learns those alone.
+    // Runs of 20 lines are held out, one in twenty; counted among the 348
+    // kept positions rather than the lines, no run would reach the first
+    // held out and the held-out loss would be of nothing.
+    let (data, net) = (temp("flexichess.data"), temp("flexichess.nnue"));
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    let lines: String =
+        (0..8000).map(|i| format!("{start} {} [0.5] 12\n", if i % 23 == 0 { "-" } else { "N=QN" })).collect();
+    std::fs::write(&data, lines).unwrap();
+    let (d, n) = (data.to_str().unwrap(), net.to_str().unwrap());
+    let run = protean(&["train-network", "--variant", "flexichess", "--data", d, "--out", n, "--epochs", "1"]);
+    let said = String::from_utf8_lossy(&run.stderr);
+    assert!(run.status.success(), "{said}");
+    let held_out: usize = figure_after(&said, "positions to train on,").parse().unwrap();
+    assert!((10..=25).contains(&held_out), "{said}");
+    let loss: f64 = figure_after(&said, "loss on the positions held out:").parse().unwrap();
+    assert!(loss.is_finite(), "{said}");
+    for file in [data, net] {
+        std::fs::remove_file(file).ok();
+    }
+}
+
+#[test]
 fn held_out_files_are_held_out_whole_and_nothing_of_the_data() {
     let (data, first, second, net, again) =
         (temp("ho.data"), temp("ho-first.data"), temp("ho-second.data"), temp("ho.nnue"), temp("ho-again.nnue"));

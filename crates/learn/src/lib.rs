@@ -200,17 +200,23 @@ pub fn learn(l: &Learning, mut say: impl FnMut(&str)) -> Result<Learnt, String> 
     args.extend(strings(&["--threads", &l.concurrency.to_string(), "--seed", &l.seed.to_string()]));
     args.extend(["--weights".into(), weights.display().to_string(), "--data".into()]);
     args.extend(chunks.iter().cloned());
-    write_by_step(l, args, &network, &net_log)?;
-    learnt.network = network_losses(&net_log);
+    // A network that could not be trained (Flexichess's games, say, seldom
+    // stand under the variant's own rules) leaves the gate to the fitted
+    // weights alone.
+    let trained = write_by_step(l, args, &network, &net_log);
+    learnt.network = trained.as_ref().ok().and_then(|()| network_losses(&net_log));
     learnt.network_kept = learnt.network.is_some_and(|(alone, with)| with < alone * (1.0 - NETWORK_GAIN));
     say(&format!(
-        "[{}] network: {}{}",
+        "[{}] network: {}",
         clock(Instant::now()),
-        match learnt.network {
-            Some((alone, with)) => format!("held-out loss {alone:.6} without, {with:.6} with"),
-            None => "no losses in its log".into(),
-        },
-        if learnt.network_kept { "; it is used" } else { "; not used (it does not pay)" }
+        match (trained, learnt.network) {
+            (Err(e), _) => format!("not trained ({e}); the weights go on alone"),
+            (Ok(()), None) => "no losses in its log; not used".into(),
+            (Ok(()), Some((alone, with))) => format!(
+                "held-out loss {alone:.6} without, {with:.6} with; {}",
+                if learnt.network_kept { "it is used" } else { "not used (it does not pay)" }
+            ),
+        }
     ));
 
     // 6. The gate.

@@ -15,8 +15,10 @@
 //! reported after each epoch next to the training loss: whole runs of
 //! lines (`HELD_OUT_RUN`), since a game's positions are written together
 //! and resemble each other, and one held out line by line would be all
-//! but seen. Held-out files replace that: all of their positions and
-//! nothing of the data are held out, so that networks trained on
+//! but seen. The runs are of lines, those left out under rule changes
+//! included, so that the few positions of Flexichess games under their
+//! own rules are held out as often as any. Held-out files replace that:
+//! all of their positions and nothing of the data are held out, so that networks trained on
 //! different data (or one more file of it) are compared on the same
 //! positions, which none of them has seen.
 //!
@@ -169,7 +171,8 @@ fn read_sets<B: Bitboard>(
         hand_made_loss: 0.0,
     };
     let mut under_rule_changes = 0;
-    let mut read = 0usize;
+    // Positions kept, and records read (those left out included).
+    let (mut read, mut lines_read) = (0usize, 0usize);
     let tables = match &training.weights {
         Some(path) => {
             let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
@@ -194,6 +197,7 @@ fn read_sets<B: Bitboard>(
     let (score_weight, on_top) = (training.score_weight, training.options.on_top);
     // `from_held_out_file`: the position is of a held-out file.
     let mut each = |pos: Position<B>, white_result: f32, white_score: Option<f32>, from_held_out_file: bool| {
+        lines_read += 1;
         if pos.rules().key != rules.key {
             under_rule_changes += 1;
             return Ok(());
@@ -209,7 +213,8 @@ fn read_sets<B: Bitboard>(
             }
             (None, None) => result,
         };
-        let hold_out = if training.held_out.is_empty() { (read / run) % 20 == 19 } else { from_held_out_file };
+        let hold_out =
+            if training.held_out.is_empty() { ((lines_read - 1) / run) % 20 == 19 } else { from_held_out_file };
         read += 1;
         if hold_out {
             sets.hand_made_loss += (expected_result(hand_made) - target).powi(2) as f64;
@@ -234,6 +239,9 @@ fn read_sets<B: Bitboard>(
     let of_data = if training.held_out.is_empty() { read } else { read - held_out };
     if of_data < 100 {
         return Err(format!("{of_data} positions to train on; at least 100 are needed"));
+    }
+    if held_out == 0 {
+        return Err(format!("no position held out of {read} ({under_rule_changes} under rule changes left out)"));
     }
     sets.hand_made_loss /= held_out as f64;
     progress(TrainingProgress::Read {
