@@ -267,7 +267,7 @@ fn a_teacher_gives_the_targets_whatever_the_data_say() {
     // Nothing to learn from where no network is built in on top, and
     // nothing to learn on top of.
     for (args, named) in
-        [(vec!["--variant", "onedim"], "onedim has no built-in network"), (vec!["--on-top"], "--on-top")]
+        [(vec!["--variant", "beyond"], "beyond has no built-in network"), (vec!["--on-top"], "--on-top")]
     {
         std::fs::remove_file(&net).ok();
         let run = protean(&[&["train-network", "--data", l, "--out", n, "--teacher"], &args[..]].concat());
