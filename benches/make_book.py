@@ -1,15 +1,15 @@
 #!/usr/bin/env python3
 """Writes an EPD opening book (make_book.py [--chess960 | --perfect |
---variant V] [--unbalanced [--lead LO HI]] N OUT): positions after a few random legal
-plies from the start (or from a random Chess960 start), kept when a
-search scores them within 60 centipawns, so that games from them are
-balanced. With --unbalanced they are kept when one side is ahead by 100
-to 200 centipawns instead (--lead LO HI: by LO to HI): in a drawish
-game (Flexichess, One-dimensional chess) a match from balanced positions
-is mostly draws and measures little, so engine testers play unbalanced
-positions in pairs, colours swapped (`protean match -repeat`), and count
-who converts the advantage more often. A line is
-an EPD (four fields) where that is the whole position, else a whole FEN.
+--variant V] [--unbalanced [--lead LO HI]] N OUT): positions after a few
+random legal plies from the start (or from a random Chess960 start),
+kept when a search scores them within 60 centipawns, so that games from
+them are balanced. With --unbalanced they are kept when one side is
+ahead by 100 to 200 centipawns instead (--lead LO HI: by LO to HI): in a
+drawish game (Flexichess, One-dimensional chess) a match from balanced
+positions is mostly draws and measures little, so engine testers play
+unbalanced positions in pairs, colours swapped (`protean match
+-repeat`), and count who converts the advantage more often. A line is an
+EPD (four fields) where that is the whole position, else a whole FEN.
 
 Standard chess and Chess960: moves from python-chess, scores from
 Stockfish at depth 10. Perfect Chess: moves from Fairy-Stockfish (pyffish,

@@ -18,9 +18,9 @@
 //! but seen. The runs are of lines, those left out under rule changes
 //! included, so that the few positions of Flexichess games under their
 //! own rules are held out as often as any. Held-out files replace that:
-//! all of their positions and nothing of the data are held out, so that networks trained on
-//! different data (or one more file of it) are compared on the same
-//! positions, which none of them has seen.
+//! all of their positions and nothing of the data are held out, so that
+//! networks trained on different data (or one more file of it) are
+//! compared on the same positions, which none of them has seen.
 //!
 //! A teacher distils instead: each position's target is what the search's
 //! static evaluation makes of it (the hand-made evaluation with the
