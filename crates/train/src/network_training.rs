@@ -171,8 +171,7 @@ fn read_sets<B: Bitboard>(
         hand_made_loss: 0.0,
     };
     let mut under_rule_changes = 0;
-    // Positions kept, and records read (those left out included).
-    let (mut read, mut lines_read) = (0usize, 0usize);
+    let mut read = 0usize;
     let tables = match &training.weights {
         Some(path) => {
             let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
@@ -197,7 +196,6 @@ fn read_sets<B: Bitboard>(
     let (score_weight, on_top) = (training.score_weight, training.options.on_top);
     // `from_held_out_file`: the position is of a held-out file.
     let mut each = |pos: Position<B>, white_result: f32, white_score: Option<f32>, from_held_out_file: bool| {
-        lines_read += 1;
         if pos.rules().key != rules.key {
             under_rule_changes += 1;
             return Ok(());
@@ -213,8 +211,9 @@ fn read_sets<B: Bitboard>(
             }
             (None, None) => result,
         };
-        let hold_out =
-            if training.held_out.is_empty() { ((lines_read - 1) / run) % 20 == 19 } else { from_held_out_file };
+        // Runs of lines, those left out under rule changes counted too.
+        let lines_before = read + under_rule_changes;
+        let hold_out = if training.held_out.is_empty() { (lines_before / run) % 20 == 19 } else { from_held_out_file };
         read += 1;
         if hold_out {
             sets.hand_made_loss += (expected_result(hand_made) - target).powi(2) as f64;
