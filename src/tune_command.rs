@@ -36,6 +36,10 @@ pub struct TuneArgs {
     /// (`passed`), or a per-kind term's (`value`, `square`) for every kind's.
     #[arg(long, num_args = 1..)]
     hold: Vec<String>,
+    /// The only terms fitted (names as for --hold); every other keeps its
+    /// starting value. `--only value` fits the piece values alone.
+    #[arg(long, num_args = 1.., conflicts_with = "hold")]
+    only: Vec<String>,
     /// How much of each target is the reference engine's score, where
     /// the data have one (0: the game's result alone; 1: the score alone).
     #[arg(long, default_value_t = 0.0)]
@@ -65,6 +69,7 @@ pub fn run(args: &TuneArgs) -> Result<(), String> {
         epochs: args.epochs,
         start: args.start.clone(),
         hold: args.hold.clone(),
+        only: args.only.clone(),
         score_weight: args.score_weight,
         square_penalty: args.square_penalty,
     };

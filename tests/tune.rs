@@ -33,6 +33,13 @@ fn datagen(variant: &str, games: &str, nodes: &str, out: &std::path::Path) {
     assert!(run.status.success(), "{variant}: {}", String::from_utf8_lossy(&run.stderr));
 }
 
+/// `protean tune` of `variant`'s `data` into `out` for 30 epochs, with
+/// `extra` options.
+fn tune(variant: &str, data: &std::path::Path, out: &std::path::Path, extra: &[&str]) -> Output {
+    let args = ["tune", "--variant", variant, "--data", data.to_str().unwrap(), "--out", out.to_str().unwrap()];
+    protean(&[&args[..], &["--epochs", "30"], extra].concat())
+}
+
 #[test]
 fn every_variant_fits_a_file_the_evaluation_reads() {
     for variant in ["standard", "perfect", "onedim", "beyond", "flexichess"] {
@@ -46,17 +53,7 @@ fn every_variant_fits_a_file_the_evaluation_reads() {
             _ => ("12", "300"),
         };
         datagen(variant, games, nodes, &data);
-        let run = protean(&[
-            "tune",
-            "--variant",
-            variant,
-            "--data",
-            data.to_str().unwrap(),
-            "--out",
-            out.to_str().unwrap(),
-            "--epochs",
-            "30",
-        ]);
+        let run = tune(variant, &data, &out, &[]);
         let said = String::from_utf8_lossy(&run.stderr);
         assert!(run.status.success(), "{variant}: {said}");
         assert!(said.contains("epoch 30/30") && said.contains("held out"), "{variant}: {said}");
@@ -86,21 +83,7 @@ fn every_variant_fits_a_file_the_evaluation_reads() {
         // Held terms keep their starting weights: every kind's value,
         // every piece-square weight and the tempo.
         let held_out = temp(&format!("{variant}-held.txt"));
-        let run = protean(&[
-            "tune",
-            "--variant",
-            variant,
-            "--data",
-            data.to_str().unwrap(),
-            "--out",
-            held_out.to_str().unwrap(),
-            "--epochs",
-            "30",
-            "--hold",
-            "value",
-            "square",
-            "tempo",
-        ]);
+        let run = tune(variant, &data, &held_out, &["--hold", "value", "square", "tempo"]);
         assert!(run.status.success(), "{variant}: {}", String::from_utf8_lossy(&run.stderr));
         let held = Weights::parse(&std::fs::read_to_string(&held_out).unwrap(), &v, start.clone()).unwrap();
         // The tuner starts from the evaluation's weights: the built-in file
@@ -108,14 +91,18 @@ fn every_variant_fits_a_file_the_evaluation_reads() {
         let pos = AnyRules::by_name(variant).unwrap().start();
         let initial = protean_rules::with_position!(&pos, p => EvalTables::new(p.rules()).weights().to_vec());
         let tempo = scalar(Scalar::Tempo);
+        let is_value = |i: usize| (0..v.pieces.len()).any(|k| i == per_kind(PerKind::Value, k));
         for (i, (h, s)) in held.terms.iter().zip(&initial).enumerate() {
-            if i == tempo
-                || layout.square_terms().contains(&i)
-                || (0..v.pieces.len()).any(|k| i == per_kind(PerKind::Value, k))
-            {
+            if i == tempo || layout.square_terms().contains(&i) || is_value(i) {
                 assert_eq!(h, s, "{variant}: term {i} was held");
             }
         }
+        // Fitted alone, the values move and nothing else does.
+        let run = tune(variant, &data, &held_out, &["--only", "value"]);
+        assert!(run.status.success(), "{variant}: {}", String::from_utf8_lossy(&run.stderr));
+        let values = Weights::parse(&std::fs::read_to_string(&held_out).unwrap(), &v, start.clone()).unwrap();
+        let moved: Vec<usize> = (0..initial.len()).filter(|&i| values.terms[i] != initial[i]).collect();
+        assert!(!moved.is_empty() && moved.iter().all(|&i| is_value(i)), "{variant}: terms {moved:?} moved");
         let _ = std::fs::remove_file(&held_out);
         let _ = std::fs::remove_file(&data);
         let _ = std::fs::remove_file(&out);
@@ -152,6 +139,10 @@ fn bad_data_is_named_by_file_and_line_and_nothing_is_written() {
     assert!(!run.status.success() && String::from_utf8_lossy(&run.stderr).contains("nosuch"));
     let run = protean(&["tune", "--data", "x", "--out", out.to_str().unwrap(), "--hold", "valu"]);
     assert!(!run.status.success() && String::from_utf8_lossy(&run.stderr).contains("--hold: no term valu"));
+    let run = protean(&["tune", "--data", "x", "--out", out.to_str().unwrap(), "--only", "value", "valu"]);
+    assert!(!run.status.success() && String::from_utf8_lossy(&run.stderr).contains("--only: no term valu"));
+    let run = protean(&["tune", "--data", "x", "--out", out.to_str().unwrap(), "--only", "value", "--hold", "tempo"]);
+    assert!(!run.status.success() && String::from_utf8_lossy(&run.stderr).contains("--hold"));
     let run = protean(&["tune", "--data", "x", "--out", out.to_str().unwrap(), "--square-penalty=-1"]);
     assert!(
         !run.status.success() && String::from_utf8_lossy(&run.stderr).contains("--square-penalty -1 must be 0 or more")

@@ -35,6 +35,9 @@ pub struct Tuning {
     /// Terms whose weights keep their starting values: a term's name
     /// (`passed`), a per-kind term's (`value`, `square`) for every kind's.
     pub hold: Vec<String>,
+    /// Where not empty, the only terms fitted (names as for `hold`): every
+    /// other keeps its starting weight. Not given with `hold`.
+    pub only: Vec<String>,
     /// How much of each target is the reference's score, 0 to 1 (see
     /// [`DataSet::blend_scores`]).
     pub score_weight: f64,
@@ -73,25 +76,34 @@ pub fn tune(rules: &AnyRules, tuning: &Tuning, progress: impl FnMut(TuneProgress
 }
 
 /// What the fit may do with each term's weight (by term index), for
-/// `variant`: the terms `hold` names keep their starting weights, the
-/// piece-square terms pay `square_penalty`; or the first name that is no
-/// term.
-fn freedoms(variant: &Variant, hold: &[String], square_penalty: f64) -> Result<Vec<Freedom>, String> {
+/// `variant`: the terms `hold` names keep their starting weights, or,
+/// where `only` names some, every term but those; the piece-square terms,
+/// where fitted, pay `square_penalty`. An error names the first name that
+/// is no term.
+fn freedoms(variant: &Variant, hold: &[String], only: &[String], square_penalty: f64) -> Result<Vec<Freedom>, String> {
+    if !hold.is_empty() && !only.is_empty() {
+        return Err("--hold and --only: give one of them".into());
+    }
+    let (names, option, named, others) = if only.is_empty() {
+        (hold, "--hold", Freedom::Held, Freedom::Free)
+    } else {
+        (only, "--only", Freedom::Free, Freedom::Held)
+    };
+    let squares = |freedom| if freedom == Freedom::Free { Freedom::Penalised(square_penalty) } else { freedom };
     let layout = Layout::of(variant);
-    let kinds = variant.pieces.len();
-    let mut freedom = vec![Freedom::Free; layout.terms()];
-    freedom[layout.square_terms()].fill(Freedom::Penalised(square_penalty));
-    for name in hold {
+    let mut freedom = vec![others; layout.terms()];
+    freedom[layout.square_terms()].fill(squares(others));
+    for name in names {
         if let Some(s) = Scalar::by_name(name) {
-            freedom[scalar(s)] = Freedom::Held;
+            freedom[scalar(s)] = named;
         } else if let Some(term) = PerKind::by_name(name) {
-            for kind in 0..kinds {
-                freedom[per_kind(term, kind)] = Freedom::Held;
+            for kind in 0..variant.pieces.len() {
+                freedom[per_kind(term, kind)] = named;
             }
         } else if name == SQUARE {
-            freedom[layout.square_terms()].fill(Freedom::Held);
+            freedom[layout.square_terms()].fill(squares(named));
         } else {
-            return Err(format!("--hold: no term {name}"));
+            return Err(format!("{option}: no term {name}"));
         }
     }
     Ok(freedom)
@@ -103,7 +115,7 @@ fn tune_on<B: Bitboard>(
     start_text: &str,
     mut progress: impl FnMut(TuneProgress),
 ) -> Result<Fit, String> {
-    let freedom = freedoms(&rules.variant, &tuning.hold, tuning.square_penalty)?;
+    let freedom = freedoms(&rules.variant, &tuning.hold, &tuning.only, tuning.square_penalty)?;
     let start_tables =
         |r: &Arc<Rules<B>>| EvalTables::with_weights(r, start_text).map_err(|e| format!("start weights: {e}"));
     // The tables of the variant's own rules (key 0) and of each rule
@@ -175,6 +187,9 @@ fn weights_file(variant: &Variant, tuning: &Tuning, data: &DataSet, fit: &Fit, t
     );
     if !tuning.hold.is_empty() {
         header += &format!("# Held at their starting weights: {}.\n", tuning.hold.join(", "));
+    }
+    if !tuning.only.is_empty() {
+        header += &format!("# Fitted only: {}; every other term keeps its starting weight.\n", tuning.only.join(", "));
     }
     header + &Weights { terms: fit.weights.clone() }.to_text(variant)
 }
