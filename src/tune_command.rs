@@ -11,7 +11,7 @@
 
 use clap::Args;
 use protean_rules::AnyRules;
-use protean_train::{TuneProgress, Tuning};
+use protean_train::{Fitted, TuneProgress, Tuning};
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -68,8 +68,8 @@ pub fn run(args: &TuneArgs) -> Result<(), String> {
         out: args.out.clone(),
         epochs: args.epochs,
         start: args.start.clone(),
-        hold: args.hold.clone(),
-        only: args.only.clone(),
+        // clap refuses both; `--only` given names at least one term.
+        fitted: if args.only.is_empty() { Fitted::AllBut(args.hold.clone()) } else { Fitted::Only(args.only.clone()) },
         score_weight: args.score_weight,
         square_penalty: args.square_penalty,
     };

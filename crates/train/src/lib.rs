@@ -25,4 +25,4 @@ pub use network::{expected_result, train, EpochReport, FloatNetwork, Start, Trai
 pub use network_training::{train_network, NetworkTraining, TrainingProgress};
 pub use records::{format_record, parse_record, read_records};
 pub use texel::{fit, unused_terms, DataSet, Fit, Freedom};
-pub use tuning::{tune, TuneProgress, Tuning};
+pub use tuning::{tune, Fitted, TuneProgress, Tuning};

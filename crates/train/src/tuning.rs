@@ -32,18 +32,25 @@ pub struct Tuning {
     pub epochs: usize,
     /// A weights file to start from; the weights built in where `None`.
     pub start: Option<PathBuf>,
-    /// Terms whose weights keep their starting values: a term's name
-    /// (`passed`), a per-kind term's (`value`, `square`) for every kind's.
-    pub hold: Vec<String>,
-    /// Where not empty, the only terms fitted (names as for `hold`): every
-    /// other keeps its starting weight. Not given with `hold`.
-    pub only: Vec<String>,
+    /// Which terms the fit moves.
+    pub fitted: Fitted,
     /// How much of each target is the reference's score, 0 to 1 (see
     /// [`DataSet::blend_scores`]).
     pub score_weight: f64,
     /// What the fit pays per piece-square weight, times its square in
     /// centipawns (see [`Freedom::Penalised`]), 0 or more.
     pub square_penalty: f64,
+}
+
+/// Which terms a fit moves, by name: a scalar term's (`passed`), a
+/// per-kind term's (`value`, `square`) for every kind's.
+#[derive(Clone, Debug)]
+pub enum Fitted {
+    /// Every term but these, which keep their starting weights
+    /// (`--hold`; every term where it names none).
+    AllBut(Vec<String>),
+    /// These alone; every other keeps its starting weight (`--only`).
+    Only(Vec<String>),
 }
 
 /// How a tuning goes, for whoever watches.
@@ -76,18 +83,12 @@ pub fn tune(rules: &AnyRules, tuning: &Tuning, progress: impl FnMut(TuneProgress
 }
 
 /// What the fit may do with each term's weight (by term index), for
-/// `variant`: the terms `hold` names keep their starting weights, or,
-/// where `only` names some, every term but those; the piece-square terms,
-/// where fitted, pay `square_penalty`. An error names the first name that
-/// is no term.
-fn freedoms(variant: &Variant, hold: &[String], only: &[String], square_penalty: f64) -> Result<Vec<Freedom>, String> {
-    if !hold.is_empty() && !only.is_empty() {
-        return Err("--hold and --only: give one of them".into());
-    }
-    let (names, option, named, others) = if only.is_empty() {
-        (hold, "--hold", Freedom::Held, Freedom::Free)
-    } else {
-        (only, "--only", Freedom::Free, Freedom::Held)
+/// `variant`: as `fitted` says, the piece-square terms, where fitted,
+/// paying `square_penalty`. An error names the first name that is no term.
+fn freedoms(variant: &Variant, fitted: &Fitted, square_penalty: f64) -> Result<Vec<Freedom>, String> {
+    let (names, option, named, others) = match fitted {
+        Fitted::AllBut(held) => (held, "--hold", Freedom::Held, Freedom::Free),
+        Fitted::Only(only) => (only, "--only", Freedom::Free, Freedom::Held),
     };
     let squares = |freedom| if freedom == Freedom::Free { Freedom::Penalised(square_penalty) } else { freedom };
     let layout = Layout::of(variant);
@@ -115,7 +116,7 @@ fn tune_on<B: Bitboard>(
     start_text: &str,
     mut progress: impl FnMut(TuneProgress),
 ) -> Result<Fit, String> {
-    let freedom = freedoms(&rules.variant, &tuning.hold, &tuning.only, tuning.square_penalty)?;
+    let freedom = freedoms(&rules.variant, &tuning.fitted, tuning.square_penalty)?;
     let start_tables =
         |r: &Arc<Rules<B>>| EvalTables::with_weights(r, start_text).map_err(|e| format!("start weights: {e}"));
     // The tables of the variant's own rules (key 0) and of each rule
@@ -185,11 +186,12 @@ fn weights_file(variant: &Variant, tuning: &Tuning, data: &DataSet, fit: &Fit, t
         unused.len(),
         tuning.square_penalty,
     );
-    if !tuning.hold.is_empty() {
-        header += &format!("# Held at their starting weights: {}.\n", tuning.hold.join(", "));
-    }
-    if !tuning.only.is_empty() {
-        header += &format!("# Fitted only: {}; every other term keeps its starting weight.\n", tuning.only.join(", "));
+    match &tuning.fitted {
+        Fitted::AllBut(held) if held.is_empty() => {}
+        Fitted::AllBut(held) => header += &format!("# Held at their starting weights: {}.\n", held.join(", ")),
+        Fitted::Only(only) => {
+            header += &format!("# Fitted only: {}; every other term keeps its starting weight.\n", only.join(", "))
+        }
     }
     header + &Weights { terms: fit.weights.clone() }.to_text(variant)
 }
