@@ -2,10 +2,11 @@
 //! variant of `epd/variants/*.ini` that names a weights file or a network
 //! (`weightsFile`, `evalFile`: what `protean learn` writes) lends them to
 //! every variant that evaluates as it (`Variant::evaluates_as`: the same
-//! board, pieces and promotion, another start or castling). So Gothic and
-//! Embassy chess, and a user's own Capablanca chess file, evaluate with
-//! Capablanca chess's network without naming it, as Chess960 does with
-//! standard chess's.
+//! board, pieces and promotion, another start or castling). So Embassy
+//! chess, and a user's own Capablanca chess file, evaluate with Capablanca
+//! chess's network without naming it, as Chess960 does with standard
+//! chess's; a variant that evaluates as several takes the files of the one
+//! that starts where it does, else of the first by file name.
 //!
 //! They are matched by the rules alone, never by name: a user's variant
 //! called `janus` that moves otherwise gets nothing. The variant a file
@@ -58,21 +59,27 @@ static FITTED: LazyLock<Vec<Fitted>> = LazyLock::new(|| {
         .collect()
 });
 
-/// The fitted variant `variant` evaluates as, where one names files.
-fn fitted_as(variant: &Variant) -> impl Iterator<Item = &'static Fitted> + '_ {
-    FITTED.iter().filter(move |f| variant.evaluates_as(&f.variant))
+/// The fitted variant whose files `variant` evaluates with: of those it
+/// evaluates as, the one that starts where it does (the same game under
+/// another name, such as a user's own Gothic chess file), else the first.
+/// Its weights and network go together: a network is trained on top of
+/// its own variant's weights, so Capablanca chess's network never meets
+/// Gothic chess's weights.
+fn fitted_as(variant: &Variant) -> Option<&'static Fitted> {
+    let alike = || FITTED.iter().filter(move |f| variant.evaluates_as(&f.variant));
+    alike().find(|f| f.variant.start_fen == variant.start_fen).or_else(|| alike().next())
 }
 
-/// The built-in weights file of a variant file's variant that `variant`
-/// evaluates as.
+/// The built-in weights file of the fitted variant `variant` evaluates
+/// with ([`fitted_as`]).
 pub(crate) fn weights_for(variant: &Variant) -> Option<&'static str> {
-    fitted_as(variant).find_map(|f| f.weights)
+    fitted_as(variant)?.weights
 }
 
-/// The built-in network of a variant file's variant that `variant`
-/// evaluates as (whether it fits the board is the caller's test).
+/// The built-in network of the fitted variant `variant` evaluates with
+/// (whether it fits the board is the caller's test).
 pub(crate) fn network_for(variant: &Variant) -> Option<&'static Network> {
-    fitted_as(variant).find_map(|f| f.network.as_ref())
+    fitted_as(variant)?.network.as_ref()
 }
 
 #[cfg(test)]

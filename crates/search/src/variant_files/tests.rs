@@ -49,16 +49,31 @@ fn every_variant_file_reads_and_every_file_it_names_is_built_in_and_reads() {
             }
         }
     }
-    // Capablanca chess's network, Janus chess's weights and network.
-    assert!(fitted_files >= 3, "{fitted_files}");
+    // Capablanca chess's network, Gothic and Janus chess's weights and
+    // networks.
+    assert!(fitted_files >= 5, "{fitted_files}");
 }
 
 #[test]
 fn a_variant_that_evaluates_as_a_fitted_one_takes_its_files_and_no_other_does() {
     let capablanca = files_of(variant_of("capablanca.ini", "capablanca"));
     assert!(capablanca.0.is_some(), "Capablanca chess's network is lent");
-    // The same board and pieces in another order, castling elsewhere.
-    assert_eq!(files_of(variant_of("gothic.ini", "gothic")), capablanca);
+    assert!(capablanca.1.is_none(), "Capablanca chess has no weights of its own, and takes no other's");
+    // The same board and pieces in another order, castling elsewhere:
+    // Gothic chess has files of its own, both of which a user's Gothic
+    // chess under another name takes; Embassy chess, which starts where
+    // neither does, takes the first (Capablanca chess's).
+    let gothic = files_of(variant_of("gothic.ini", "gothic"));
+    assert!(gothic.0.is_some() && gothic.1.is_some());
+    assert_ne!(gothic.0, capablanca.0);
+    let (_, bytes) = FILES.iter().find(|(f, _)| *f == "gothic.ini").expect("gothic.ini is built in");
+    let my_gothic: String = std::str::from_utf8(bytes)
+        .expect("UTF-8")
+        .lines()
+        .filter(|line| !line.starts_with("weightsFile") && !line.starts_with("evalFile"))
+        .map(|line| format!("{}\n", line.replace("[gothic:", "[mygothic:")))
+        .collect();
+    assert_eq!(files_of(parse(&my_gothic).remove(0)), gothic);
     assert_eq!(files_of(variant_of("embassy.ini", "embassy")), capablanca);
     // Janus chess's board and pieces as a user writes them, named `name`
     // and promoting to `promotion`.
