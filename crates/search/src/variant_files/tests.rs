@@ -8,11 +8,15 @@ fn parse(text: &str) -> Vec<Variant> {
     variants_of(text).unwrap_or_else(|errors| panic!("{errors:?}"))
 }
 
+/// The text of the built-in variant file `file`.
+fn text_of(file: &str) -> &'static str {
+    let bytes = named(Some(std::path::Path::new(file))).unwrap_or_else(|| panic!("{file} is built in"));
+    std::str::from_utf8(bytes).expect("UTF-8")
+}
+
 /// The variant of the built-in file `file` called `name`.
 fn variant_of(file: &str, name: &str) -> Variant {
-    let (_, bytes) = FILES.iter().find(|(f, _)| *f == file).unwrap_or_else(|| panic!("{file} is built in"));
-    let text = std::str::from_utf8(bytes).expect("UTF-8");
-    parse(text).into_iter().find(|v| v.name == name).unwrap_or_else(|| panic!("{file} has {name}"))
+    parse(text_of(file)).into_iter().find(|v| v.name == name).unwrap_or_else(|| panic!("{file} has {name}"))
 }
 
 /// The built-in network and weights `variant` evaluates with, the network
@@ -66,9 +70,7 @@ fn a_variant_that_evaluates_as_a_fitted_one_takes_its_files_and_no_other_does() 
     let gothic = files_of(variant_of("gothic.ini", "gothic"));
     assert!(gothic.0.is_some() && gothic.1.is_some());
     assert_ne!(gothic.0, capablanca.0);
-    let (_, bytes) = FILES.iter().find(|(f, _)| *f == "gothic.ini").expect("gothic.ini is built in");
-    let my_gothic: String = std::str::from_utf8(bytes)
-        .expect("UTF-8")
+    let my_gothic: String = text_of("gothic.ini")
         .lines()
         .filter(|line| !line.starts_with("weightsFile") && !line.starts_with("evalFile"))
         .map(|line| format!("{}\n", line.replace("[gothic:", "[mygothic:")))
