@@ -4,7 +4,7 @@
 //! every variant that evaluates as it (`Variant::evaluates_as`: the same
 //! board, pieces and promotion, another start or castling). So Embassy
 //! chess, and a user's own Capablanca chess file, evaluate with Capablanca
-//! chess's network without naming it, as Chess960 does with standard
+//! chess's files without naming them, as Chess960 does with standard
 //! chess's; a variant that evaluates as several takes the files of the one
 //! that starts where it does, else of the first by file name.
 //!
