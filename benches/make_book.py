@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes an EPD opening book (make_book.py [--chess960 | --perfect |
---variant V] [--unbalanced [--lead LO HI]] N OUT): positions after a few
+--variant V [--variants FILE]] [--unbalanced [--lead LO HI]] N OUT): positions after a few
 random legal plies from the start (or from a random Chess960 start),
 kept when a search scores them within 60 centipawns, so that games from
 them are balanced. With --unbalanced they are kept when one side is
@@ -17,7 +17,9 @@ with the repository's perfect.ini), scores from Protean at depth 9
 (--protean, default the release build), no stronger engine playing it
 here. One-dimensional chess, Beyond Chess and Flexichess (--variant): no
 other program knows them, so both the moves (`go perft 1`) and the scores
-come from Protean. In Flexichess a random ply is a rule change one time in
+come from Protean; so do they for a variant of a Fairy-Stockfish INI file
+(--variants FILE --variant NAME: Protean loads the file by `VariantPath`),
+whose unbalanced book Fairy-Stockfish's own balanced ones do not give. In Flexichess a random ply is a rule change one time in
 four (there are three times more changes than moves at the start, and a
 book of mostly redefined pieces would not look like its games). Random
 with a fixed seed: the same command writes the same book."""
@@ -42,8 +44,9 @@ def balanced(score):
 class Protean(UciEngine):
     """Protean over UCI: legal moves by `go perft 1`, a score by `go depth`."""
 
-    def __init__(self, path, variant):
-        super().__init__(path, ["uci", f"setoption name UCI_Variant value {variant}"])
+    def __init__(self, path, variant, variants=None):
+        path_option = [f"setoption name VariantPath value {variants}"] if variants else []
+        super().__init__(path, ["uci", *path_option, f"setoption name UCI_Variant value {variant}"])
 
     def position(self, moves):
         self.send("position startpos" + (" moves " + " ".join(moves) if moves else ""))
@@ -99,10 +102,13 @@ def perfect_book(a, rng):
 
 # Search depth for a book position's score: about a tenth of a second each.
 DEPTH = {"onedim": 16, "flexichess": 9, "beyond": 3}
+# The same for a variant of an INI file (`--variants`), whatever its size.
+FILE_DEPTH = 10
 
 
 def protean_book(a, rng):
-    engine = Protean(a.protean, a.variant)
+    engine = Protean(a.protean, a.variant, a.variants)
+    depth = FILE_DEPTH if a.variants else DEPTH[a.variant]
     seen, book = set(), []
     while len(book) < a.count:
         moves = []
@@ -121,7 +127,7 @@ def protean_book(a, rng):
         fen = engine.fen(moves)
         if fen in seen:
             continue
-        if not balanced(engine.score(moves, DEPTH[a.variant])):
+        if not balanced(engine.score(moves, depth)):
             continue
         seen.add(fen)
         book.append(fen)
@@ -136,7 +142,8 @@ def main():
     ap.add_argument("out")
     ap.add_argument("--chess960", action="store_true")
     ap.add_argument("--perfect", action="store_true")
-    ap.add_argument("--variant", choices=sorted(DEPTH), help="a variant only Protean knows")
+    ap.add_argument("--variant", help=f"a variant only Protean knows ({', '.join(sorted(DEPTH))}), or one of --variants")
+    ap.add_argument("--variants", metavar="FILE", help="a Fairy-Stockfish INI file that defines --variant")
     ap.add_argument("--protean", default=str(ROOT / "target" / "release" / "protean"))
     ap.add_argument("--plies", type=int, default=8)
     ap.add_argument("--seed", type=int, default=1)
@@ -144,6 +151,11 @@ def main():
     ap.add_argument("--lead", type=int, nargs=2, metavar=("LO", "HI"), help="with --unbalanced, the lead kept instead (cp)")
     ap.add_argument("--stockfish", default=shutil.which("stockfish") or "/usr/games/stockfish")
     a = ap.parse_args()
+    if a.variants and not a.variant:
+        ap.error("--variants needs --variant")
+    if a.variant and not a.variants and a.variant not in DEPTH:
+        ap.error(f"--variant {a.variant}: not a variant only Protean knows ({', '.join(sorted(DEPTH))}); "
+                 "a variant of an INI file needs --variants FILE")
     if a.lead and not a.unbalanced:
         ap.error("--lead needs --unbalanced")
     if a.unbalanced:
