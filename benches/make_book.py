@@ -1,28 +1,30 @@
 #!/usr/bin/env python3
 """Writes an EPD opening book (make_book.py [--chess960 | --perfect |
---variant V [--variants FILE]] [--unbalanced [--lead LO HI]] N OUT): positions after a few
-random legal plies from the start (or from a random Chess960 start),
-kept when a search scores them within 60 centipawns, so that games from
-them are balanced. With --unbalanced they are kept when one side is
-ahead by 100 to 200 centipawns instead (--lead LO HI: by LO to HI): in a
-drawish game (Flexichess, One-dimensional chess) a match from balanced
-positions is mostly draws and measures little, so engine testers play
-unbalanced positions in pairs, colours swapped (`protean match
--repeat`), and count who converts the advantage more often. A line is an
-EPD (four fields) where that is the whole position, else a whole FEN.
+--variant V [--variants FILE]] [--unbalanced [--lead LO HI]] N OUT):
+positions after a few random legal plies from the start (or from a
+random Chess960 start), kept when a search scores them within 60
+centipawns, so that games from them are balanced. With --unbalanced they
+are kept when one side is ahead by 100 to 200 centipawns instead (--lead
+LO HI: by LO to HI): in a drawish game (Flexichess, One-dimensional
+chess) a match from balanced positions is mostly draws and measures
+little, so engine testers play unbalanced positions in pairs, colours
+swapped (`protean match -repeat`), and count who converts the advantage
+more often. A line is an EPD (four fields) where that is the whole
+position, else a whole FEN.
 
 Standard chess and Chess960: moves from python-chess, scores from
-Stockfish at depth 10. Perfect Chess: moves from Fairy-Stockfish (pyffish,
-with the repository's perfect.ini), scores from Protean at depth 9
-(--protean, default the release build), no stronger engine playing it
-here. One-dimensional chess, Beyond Chess and Flexichess (--variant): no
-other program knows them, so both the moves (`go perft 1`) and the scores
-come from Protean; so do they for a variant of a Fairy-Stockfish INI file
-(--variants FILE --variant NAME: Protean loads the file by `VariantPath`),
-whose unbalanced book Fairy-Stockfish's own balanced ones do not give. In Flexichess a random ply is a rule change one time in
-four (there are three times more changes than moves at the start, and a
-book of mostly redefined pieces would not look like its games). Random
-with a fixed seed: the same command writes the same book."""
+Stockfish at depth 10. Perfect Chess: moves from Fairy-Stockfish
+(pyffish, with the repository's perfect.ini), scores from Protean at
+depth 9 (--protean, default the release build), no stronger engine
+playing it here. One-dimensional chess, Beyond Chess and Flexichess
+(--variant): no other program knows them, so both the moves
+(`go perft 1`) and the scores come from Protean; so do they for a variant of a
+Fairy-Stockfish INI file (--variants FILE --variant NAME: Protean loads
+the file by `VariantPath`), whose unbalanced book Fairy-Stockfish's own
+balanced ones do not give. In Flexichess a random ply is a rule change
+one time in four (there are three times more changes than moves at the
+start, and a book of mostly redefined pieces would not look like its
+games). Random with a fixed seed: the same command writes the same book."""
 import argparse, random, shutil, sys
 
 from uci import ROOT, UciEngine
