@@ -18,13 +18,14 @@ Stockfish at depth 10. Perfect Chess: moves from Fairy-Stockfish
 depth 9 (--protean, default the release build), no stronger engine
 playing it here. One-dimensional chess, Beyond Chess and Flexichess
 (--variant): no other program knows them, so both the moves
-(`go perft 1`) and the scores come from Protean; so do they for a variant of a
-Fairy-Stockfish INI file (--variants FILE --variant NAME: Protean loads
-the file by `VariantPath`), whose unbalanced book Fairy-Stockfish's own
-balanced ones do not give. In Flexichess a random ply is a rule change
-one time in four (there are three times more changes than moves at the
-start, and a book of mostly redefined pieces would not look like its
-games). Random with a fixed seed: the same command writes the same book."""
+(`go perft 1`) and the scores come from Protean; so do they for a
+variant of a Fairy-Stockfish INI file (--variants FILE --variant NAME:
+Protean loads the file by `VariantPath`), whose unbalanced book
+Fairy-Stockfish's own balanced ones do not give. In Flexichess a random
+ply is a rule change one time in four (there are three times more
+changes than moves at the start, and a book of mostly redefined pieces
+would not look like its games). Random with a fixed seed: the same
+command writes the same book."""
 import argparse, random, shutil, sys
 
 from uci import ROOT, UciEngine
@@ -144,7 +145,8 @@ def main():
     ap.add_argument("out")
     ap.add_argument("--chess960", action="store_true")
     ap.add_argument("--perfect", action="store_true")
-    ap.add_argument("--variant", help=f"a variant only Protean knows ({', '.join(sorted(DEPTH))}), or one of --variants")
+    only_protean = ", ".join(sorted(DEPTH))
+    ap.add_argument("--variant", help=f"a variant only Protean knows ({only_protean}), or one of --variants")
     ap.add_argument("--variants", metavar="FILE", help="a Fairy-Stockfish INI file that defines --variant")
     ap.add_argument("--protean", default=str(ROOT / "target" / "release" / "protean"))
     ap.add_argument("--plies", type=int, default=8)
@@ -156,7 +158,7 @@ def main():
     if a.variants and not a.variant:
         ap.error("--variants needs --variant")
     if a.variant and not a.variants and a.variant not in DEPTH:
-        ap.error(f"--variant {a.variant}: not a variant only Protean knows ({', '.join(sorted(DEPTH))}); "
+        ap.error(f"--variant {a.variant}: not a variant only Protean knows ({only_protean}); "
                  "a variant of an INI file needs --variants FILE")
     if a.lead and not a.unbalanced:
         ap.error("--lead needs --unbalanced")

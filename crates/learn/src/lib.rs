@@ -16,9 +16,9 @@
 //!    one chunk per core at a time. Self-play then takes
 //!    [`SELF_PLAY_SHARE_TAUGHT`] of the data's time, and the fit and the
 //!    network aim at the teacher's scores alone ([`TAUGHT_SCORE_WEIGHT`]):
-//!    Capablanca, Gothic, Janus and Los Alamos chess's and Gardner's
-//!    minichess's files, learnt so, passed the gates that networks of
-//!    Protean's own scores failed (docs/results.md).
+//!    the fitted files in `epd/variants/` (docs/variants.md), learnt so,
+//!    passed the gates that networks of Protean's own scores failed
+//!    (docs/results.md).
 //! 4. **Fit** (`weights.txt`): `protean tune` (Texel's method) from the
 //!    hand-set defaults on every chunk, results blended with the scores.
 //! 5. **Network** (`network.nnue`): `protean train-network`, on top of
