@@ -332,16 +332,12 @@ fn a_repetition_of_placement_only_is_offered_as_a_draw_not_claimed() {
     // positions, and a claim XBoard cannot verify forfeits the game (a GUI
     // game was lost so): the kings' triangle below brings the placement of
     // the first position back a third time, the whole position a second.
+    const TRIANGLE: [&str; 11] =
+        ["c6b6", "a3b3", "b6c6", "b3a3", "c6b7", "a3b3", "b7b6", "b3a3", "b6a6", "a3b3", "a6b6"];
     let mut s = session();
-    s.send("new");
-    s.send("variant perfect");
-    s.send("force");
-    s.send("setboard 9/9/9/2k6/p1p6/2P6/K8/9/9 b - - 0 1");
-    for m in ["c6b6", "a3b3", "b6c6", "b3a3", "c6b7", "a3b3", "b7b6", "b3a3", "b6a6", "a3b3", "a6b6"] {
-        s.send(&format!("usermove {m}"));
-    }
-    s.take();
-    // Asked to move, the engine offers the draw and plays on.
+    perfect_chess_from(&mut s, "9/9/9/2k6/p1p6/2P6/K8/9/9 b - - 0 1", &TRIANGLE);
+    // Asked to move, the engine offers the draw and plays on (its move,
+    // b3a3 here, may repeat the placement again and be offered again).
     s.send("st 0.2");
     s.send("go");
     s.wait_for("move ", MOVE_WAIT);
@@ -349,17 +345,42 @@ fn a_repetition_of_placement_only_is_offered_as_a_draw_not_claimed() {
     s.send("ping 1");
     s.wait_for("pong 1", MOVE_WAIT);
     let told = s.take();
-    assert!(told.starts_with("offer draw\nmove ") && !told.contains("1/2-1/2"), "{told}");
+    let before_move = told.split("move ").next().unwrap_or_default();
+    assert!(told.starts_with("offer draw\n") && before_move.lines().all(|l| l == "offer draw"), "{told}");
+    assert!(told.contains("\nmove ") && !told.contains("1/2-1/2"), "{told}");
     // Offered the draw where the rules drew the game, it takes it.
     s.send("undo");
     s.take();
     s.send("draw");
     assert_eq!(s.take(), "offer draw\n");
+    // The engine's own move brings the placement back a third time (a
+    // queen down, Black takes the draw): the offer comes before the move,
+    // as the protocol asks of a claim that the move makes, so XBoard holds
+    // it when the opponent sees the move.
+    perfect_chess_from(&mut s, "9/9/9/2k6/p1p6/2P6/K8/9/8Q b - - 0 1", &TRIANGLE[..10]);
+    s.send("st 0.2");
+    s.send("go");
+    s.wait_for("move ", MOVE_WAIT);
+    s.send("ping 2");
+    s.wait_for("pong 2", MOVE_WAIT);
+    assert_eq!(s.take(), "offer draw\nmove a6b6\npong 2\n");
     // Where the whole position came back three times, XBoard sees it too:
     // claimed as in standard chess.
     s.send("new");
     s.send("variant perfect");
     assert_knights_shuffled_to_a_claim(&mut s, ["b1c3", "b9c7", "c3b1", "c7b9"]);
+}
+
+/// A Perfect Chess game from `fen` with `moves` played in force mode.
+fn perfect_chess_from(s: &mut Session<XBoard>, fen: &str, moves: &[&str]) {
+    s.send("new");
+    s.send("variant perfect");
+    s.send("force");
+    s.send(&format!("setboard {fen}"));
+    for m in moves {
+        s.send(&format!("usermove {m}"));
+    }
+    s.take();
 }
 
 /// Plays the knights' round trip `shuffle` twice in force mode: the start

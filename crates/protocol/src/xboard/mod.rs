@@ -555,14 +555,25 @@ impl XBoard {
             let text = root.move_text(best);
             let shown = castling_as_o_o(root, &text).unwrap_or_else(|| text.clone());
             let reply = outcome.ponder.map(|r| root.reply_text(best, r));
-            // Queue first, then announce: see the module comment.
-            let _ = played.send((text.clone(), reply.clone()));
-            out.line(&format!("move {shown}"));
             let mut after = root.clone();
             after.make(best);
-            game.push(text);
-            if let Some(end) = after.outcome() {
-                out.line(claim(end, &start, &game).line());
+            game.push(text.clone());
+            let end = after.outcome().map(|end| claim(end, &start, &game));
+            // A draw offered as a claim goes before the move, as the
+            // protocol asks: XBoard then holds the offer when the opponent
+            // sees the move, and an opponent's offer (another Protean's)
+            // ends the game there. Sent after it, the offer could arrive
+            // after the opponent's and be relayed only after its move.
+            if let Some(offer @ Claim::OfferDraw) = &end {
+                out.line(offer.line());
+            }
+            // Queue first, then announce: see the module comment.
+            let _ = played.send((text, reply.clone()));
+            out.line(&format!("move {shown}"));
+            if let Some(end) = end {
+                if let Claim::Result(_) = end {
+                    out.line(end.line());
+                }
                 return AfterMove::Done;
             }
             let (Some(r), Some(text)) = (outcome.ponder, reply) else { return AfterMove::Done };
