@@ -53,8 +53,8 @@ fn every_variant_file_reads_and_every_file_it_names_is_built_in_and_reads() {
             }
         }
     }
-    // Capablanca, Gothic, Janus and Los Alamos chess's and Gardner's
-    // minichess's weights and networks.
+    // The weights and networks of the variant files docs/variants.md
+    // names ("Files in the repository"), two each.
     assert!(fitted_files >= 14, "{fitted_files}");
 }
 
