@@ -196,7 +196,7 @@ pub fn learn(l: &Learning, mut say: impl FnMut(&str)) -> Result<Learnt, String> 
     // 5. The network.
     let network = l.dir.join("network.nnue");
     let net_log = l.dir.join("logs/network.log");
-    let mut args = strings(&["train-network", "--variant", &l.variant, "--on-top", "--mirror", "--epochs", "6"]);
+    let mut args = strings(&["train-network", "--variant", &l.variant, "--on-top", "--mirror", "--epochs", "10"]);
     args.extend(strings(&["--score-weight", score_weight]));
     args.extend(strings(&["--threads", &l.concurrency.to_string(), "--seed", &l.seed.to_string()]));
     args.extend(["--weights".into(), weights.display().to_string(), "--data".into()]);

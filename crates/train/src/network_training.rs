@@ -117,7 +117,10 @@ fn train_on<B: Bitboard>(
     // before the data are.
     let start = match &training.init {
         None => Start::Random,
-        Some(path) => Start::From(FloatNetwork::from_network(&network_to_start_from(rules, path, training)?)),
+        Some(path) => Start::From(FloatNetwork::from_network(
+            &network_to_start_from(rules, path, training)?,
+            rules.geometry.width(),
+        )),
     };
     let sets = read_sets(rules, training, &mut progress)?;
     let net = network::train(start, &sets.training, &sets.validation, &training.options, |r| {
@@ -164,10 +167,10 @@ fn read_sets<B: Bitboard>(
     training: &NetworkTraining,
     progress: &mut impl FnMut(TrainingProgress),
 ) -> Result<Sets, String> {
-    let (kinds, cells) = (rules.piece_types, rules.geometry.cells());
+    let (kinds, width, height) = (rules.piece_types, rules.geometry.width(), rules.geometry.height());
     let mut sets = Sets {
-        training: TrainingSet::new(kinds, cells),
-        validation: TrainingSet::new(kinds, cells),
+        training: TrainingSet::new(kinds, width, height),
+        validation: TrainingSet::new(kinds, width, height),
         hand_made_loss: 0.0,
     };
     let mut under_rule_changes = 0;
