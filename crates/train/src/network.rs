@@ -21,7 +21,7 @@
 //! its share of the batch; the hidden layer's inputs are few per position
 //! (its pieces), so only their columns are touched per position.
 
-use protean_rules::{Bitboard, Color, Position};
+use protean_rules::{Bitboard, Color, Geometry, Position};
 use protean_search::nnue::{input, Activation, Network, NetworkError, HIDDEN, QA, QB, SCALE};
 use protean_search::skill::Random;
 
@@ -38,13 +38,12 @@ const OUTPUT_LIMIT: f32 = 1.98;
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct Factors {
     kinds: usize,
-    width: usize,
-    height: usize,
+    geometry: Geometry,
 }
 
 impl Factors {
     fn cells(self) -> usize {
-        self.width * self.height
+        self.geometry.cells()
     }
 
     /// The network's inputs, before the extra ones.
@@ -54,25 +53,31 @@ impl Factors {
 
     /// Every input, the extra ones included.
     fn inputs(self) -> usize {
-        self.first() + 2 * self.kinds * (1 + self.width + self.height)
+        self.first() + 2 * self.kinds * (1 + self.geometry.width() + self.geometry.height())
     }
 
     /// The extra inputs of the network's input `f` (a kind of one side on
     /// a cell, as `nnue::input` numbers it).
     fn of(self, f: usize) -> [usize; 3] {
         let (side_kind, cell) = (f / self.cells(), f % self.cells());
-        let (file, rank) = (cell % self.width, cell / self.width);
+        let (width, height) = (self.geometry.width(), self.geometry.height());
         let kind_alone = self.first() + side_kind;
-        let on_file = self.first() + 2 * self.kinds + side_kind * self.width + file;
-        let on_rank = self.first() + 2 * self.kinds * (1 + self.width) + side_kind * self.height + rank;
+        let on_file = self.first() + 2 * self.kinds + side_kind * width + self.geometry.file(cell);
+        let on_rank = self.first() + 2 * self.kinds * (1 + width) + side_kind * height + self.geometry.rank(cell);
         [kind_alone, on_file, on_rank]
+    }
+
+    /// `inputs` (the network's) with the extra inputs of each after it.
+    fn with_extra(self, inputs: &[u16]) -> impl Iterator<Item = usize> + '_ {
+        inputs.iter().flat_map(move |&f| std::iter::once(f as usize).chain(self.of(f as usize)))
     }
 }
 
 /// Positions as the network's inputs, with their targets.
 pub struct TrainingSet {
     factors: Factors,
-    /// Each position's inputs: the side to move's, then the other side's.
+    /// Each position's inputs: the side to move's, then the other side's
+    /// (the network's; the extra ones follow from them).
     inputs: Vec<u16>,
     /// Where each position's inputs start in `inputs` (one more at the
     /// end), and how many are the side to move's.
@@ -85,10 +90,10 @@ pub struct TrainingSet {
 }
 
 impl TrainingSet {
-    /// A set for `kinds` on a board `width` cells by `height`.
-    pub fn new(kinds: usize, width: usize, height: usize) -> TrainingSet {
+    /// A set for `kinds` on the board of `geometry`.
+    pub fn new(kinds: usize, geometry: Geometry) -> TrainingSet {
         TrainingSet {
-            factors: Factors { kinds, width, height },
+            factors: Factors { kinds, geometry },
             inputs: Vec::new(),
             starts: vec![0],
             targets: Vec::new(),
@@ -124,7 +129,7 @@ impl TrainingSet {
             for color in Color::ALL {
                 for kind in 0..self.factors.kinds {
                     for cell in pos.pieces_of(color, kind).cells() {
-                        let f = input(
+                        self.inputs.push(input(
                             self.factors.kinds,
                             self.factors.cells(),
                             |c| g.mirror_rank(c),
@@ -132,9 +137,7 @@ impl TrainingSet {
                             color,
                             kind,
                             seen(cell),
-                        );
-                        self.inputs.push(f as u16);
-                        self.inputs.extend(self.factors.of(f).map(|x| x as u16));
+                        ) as u16);
                     }
                 }
             }
@@ -211,15 +214,14 @@ impl FloatNetwork {
         FloatNetwork { factors, on_top, activation, hidden_weights, hidden_biases, output_weights, output_bias: 0.0 }
     }
 
-    /// The float network a file's integers stand for, on a board `width`
-    /// cells wide, its extra inputs at 0: training goes on from it
+    /// The float network a file's integers stand for, on the board of
+    /// `geometry`, its extra inputs at 0: training goes on from it
     /// (`train-network --init`).
-    pub fn from_network(net: &Network, width: usize) -> FloatNetwork {
+    pub fn from_network(net: &Network, geometry: Geometry) -> FloatNetwork {
         fn floats(units: &[i16; HIDDEN], scale: i32) -> impl Iterator<Item = f32> + '_ {
             units.iter().map(move |&u| u as f32 / scale as f32)
         }
-        let (kinds, cells) = net.shape();
-        let factors = Factors { kinds, width, height: cells / width };
+        let factors = Factors { kinds: net.shape().0, geometry };
         let output_scale = net.output_scale();
         let mut hidden_weights: Vec<f32> = net.hidden_weights().iter().flat_map(|column| floats(column, QA)).collect();
         hidden_weights.resize(factors.inputs() * HIDDEN, 0.0);
@@ -239,8 +241,8 @@ impl FloatNetwork {
         let (ours, theirs) = set.inputs_of(i);
         for (sum, inputs) in sums.iter_mut().zip([ours, theirs]) {
             sum.copy_from_slice(&self.hidden_biases);
-            for &f in inputs {
-                let column = &self.hidden_weights[f as usize * HIDDEN..(f as usize + 1) * HIDDEN];
+            for f in self.factors.with_extra(inputs) {
+                let column = &self.hidden_weights[f * HIDDEN..(f + 1) * HIDDEN];
                 for (s, w) in sum.iter_mut().zip(column) {
                     *s += w;
                 }
@@ -279,8 +281,8 @@ impl FloatNetwork {
             for (b, u) in grad.hidden_biases.iter_mut().zip(&unit_grads) {
                 *b += u;
             }
-            for &f in inputs {
-                let column = &mut grad.hidden_weights[f as usize * HIDDEN..(f as usize + 1) * HIDDEN];
+            for f in self.factors.with_extra(inputs) {
+                let column = &mut grad.hidden_weights[f * HIDDEN..(f + 1) * HIDDEN];
                 for (w, u) in column.iter_mut().zip(&unit_grads) {
                     *w += u;
                 }
@@ -489,7 +491,7 @@ mod tests {
     fn material_set(count: usize, seed: u64, given: f32) -> (TrainingSet, Vec<i32>) {
         let rules = AnyRules::by_name("standard").unwrap();
         let mut random = Random::seeded(seed);
-        let mut set = TrainingSet::new(6, 8, 8);
+        let mut set = TrainingSet::new(6, Geometry::new(8, 8).unwrap());
         let mut material = Vec::new();
         while set.len() < count {
             let mut pos = rules.start();
@@ -539,7 +541,7 @@ mod tests {
     /// lies past the network's inputs and within the set's.
     #[test]
     fn the_extra_inputs_are_shared_by_kind_file_and_rank() {
-        let factors = Factors { kinds: 3, width: 5, height: 4 };
+        let factors = Factors { kinds: 3, geometry: Geometry::new(5, 4).unwrap() };
         let decode = |f: usize| (f / 20, f % 20 % 5, f % 20 / 5);
         for a in 0..factors.first() {
             let extra = factors.of(a);
@@ -572,7 +574,8 @@ mod tests {
         let (set, _) = material_set(3000, 1, 0.0);
         let (validation, material) = material_set(300, 2, 0.0);
         let untrained =
-            FloatNetwork::random(Factors { kinds: 6, width: 8, height: 8 }, false, activation, 5).loss(&validation);
+            FloatNetwork::random(Factors { kinds: 6, geometry: Geometry::new(8, 8).unwrap() }, false, activation, 5)
+                .loss(&validation);
         let mut losses = Vec::new();
         let options = TrainOptions {
             epochs: 40,
@@ -605,7 +608,7 @@ mod tests {
             "4k3/8/8/8/8/8/8/RQ2K3 b - - 0 40",
         ] {
             protean_rules::with_position!(&rules.from_fen(fen).unwrap(), p => {
-                let mut one = TrainingSet::new(6, 8, 8);
+                let mut one = TrainingSet::new(6, Geometry::new(8, 8).unwrap());
                 one.push(p, 0.5, 0.0, false);
                 let (float, int) = (net.centipawns(&one, 0), exact.evaluate(p) as f32);
                 assert!((float - int).abs() < slack + float.abs() * 0.02, "{fen}: {float} against {int}");
@@ -614,7 +617,7 @@ mod tests {
         // Read back from its integers, training goes on from it: its loss
         // before any step is the rounded network's, a few more epochs at a
         // small step keep it, and none that is worse comes back.
-        let again = FloatNetwork::from_network(&exact, 8);
+        let again = FloatNetwork::from_network(&exact, Geometry::new(8, 8).unwrap());
         let rounded = again.loss(&validation);
         assert!((rounded - trained).abs() < trained * 0.2 + 1e-4, "{trained} rounded to {rounded}");
         let mut more = Vec::new();

@@ -117,10 +117,9 @@ fn train_on<B: Bitboard>(
     // before the data are.
     let start = match &training.init {
         None => Start::Random,
-        Some(path) => Start::From(FloatNetwork::from_network(
-            &network_to_start_from(rules, path, training)?,
-            rules.geometry.width(),
-        )),
+        Some(path) => {
+            Start::From(FloatNetwork::from_network(&network_to_start_from(rules, path, training)?, rules.geometry))
+        }
     };
     let sets = read_sets(rules, training, &mut progress)?;
     let net = network::train(start, &sets.training, &sets.validation, &training.options, |r| {
@@ -167,10 +166,9 @@ fn read_sets<B: Bitboard>(
     training: &NetworkTraining,
     progress: &mut impl FnMut(TrainingProgress),
 ) -> Result<Sets, String> {
-    let (kinds, width, height) = (rules.piece_types, rules.geometry.width(), rules.geometry.height());
     let mut sets = Sets {
-        training: TrainingSet::new(kinds, width, height),
-        validation: TrainingSet::new(kinds, width, height),
+        training: TrainingSet::new(rules.piece_types, rules.geometry),
+        validation: TrainingSet::new(rules.piece_types, rules.geometry),
         hand_made_loss: 0.0,
     };
     let mut under_rule_changes = 0;
