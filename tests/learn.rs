@@ -1,8 +1,8 @@
 //! `protean learn` end to end, on a few fast games: every step's file,
 //! the same files again from the same seed, a run that goes on from what
 //! its directory holds, a teacher's scores (Protean as the teacher), a
-//! network that cannot be trained passed over, and bad options refused
-//! with nothing written.
+//! network that cannot be trained passed over, bad options refused with
+//! nothing written, and no step left running by a run that was killed.
 
 use protean_rules::AnyRules;
 use protean_search::evaluate::EvalTables;
@@ -143,4 +143,44 @@ fn learn_refuses_bad_options_and_writes_nothing() {
         assert!(err.starts_with("error: ") && err.contains(says), "{args:?}: {err}");
         assert!(!dir.exists(), "{args:?} wrote {}", dir.display());
     }
+}
+
+#[cfg(target_os = "linux")]
+/// The processes whose command line names `dir`.
+fn processes_naming(dir: &Path) -> Vec<String> {
+    let dir = dir.to_str().unwrap();
+    let entries = std::fs::read_dir("/proc").unwrap().filter_map(Result::ok);
+    let lines = entries.filter_map(|e| std::fs::read(e.path().join("cmdline")).ok());
+    let lines = lines.map(|bytes| String::from_utf8_lossy(&bytes).replace('\0', " "));
+    lines.filter(|line| line.contains(dir)).collect()
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_killed_run_leaves_no_step_running() {
+    use std::time::{Duration, Instant};
+    let dir = temp("killed");
+    // Self-play at 5,000 nodes a move: a chunk of games takes far longer
+    // than this test waits.
+    let mut run = Command::new(env!("CARGO_BIN_EXE_protean"))
+        .args(["learn", "--variant", "standard", "--minutes", "10", "--concurrency", "2"])
+        .args(["--out", dir.to_str().unwrap()])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    // The run itself is one process naming the directory; its steps more.
+    while processes_naming(&dir).len() < 2 {
+        assert!(started.elapsed() < Duration::from_secs(60), "no step started");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    run.kill().unwrap();
+    run.wait().unwrap();
+    let killed = Instant::now();
+    while !processes_naming(&dir).is_empty() {
+        assert!(killed.elapsed() < Duration::from_secs(5), "still running: {:?}", processes_naming(&dir));
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -1,7 +1,9 @@
 //! The steps of a learning run are `protean` subcommands (`datagen`,
 //! `tune`, `train-network`, `match`), each run as a child process of the
 //! same binary with its output in a log: each keeps its own checks and
-//! messages, and a step killed at the deadline loses only itself.
+//! messages, and a step killed at the deadline loses only itself. A step
+//! ends when the run does, however it ends: a step left running would go
+//! on writing the files that the run, started again, writes afresh.
 
 use std::fs::File;
 use std::path::{Path, PathBuf};
@@ -24,6 +26,7 @@ impl Step {
         let out = File::create(log).map_err(|e| format!("{}: {e}", log.display()))?;
         let err = out.try_clone().map_err(|e| format!("{}: {e}", log.display()))?;
         let mut command = Command::new(protean);
+        end_with_this_process(&mut command);
         for file in variant_files {
             command.arg("--variants").arg(file);
         }
@@ -92,3 +95,30 @@ impl Step {
         lines[lines.len().saturating_sub(3)..].join(" / ")
     }
 }
+
+/// Has the child killed when this process ends, even by a signal it cannot
+/// catch (Linux's parent-death signal, sent when the thread that started
+/// the step ends: a run starts every step from its one thread). The
+/// engines a step starts end in turn when their input closes.
+#[cfg(target_os = "linux")]
+fn end_with_this_process(command: &mut Command) {
+    use std::os::unix::process::CommandExt;
+    let parent = std::process::id();
+    // SAFETY: between fork and exec the closure makes only async-signal-safe
+    // system calls and allocates nothing.
+    unsafe {
+        command.pre_exec(move || {
+            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            // This process may have ended before the signal was asked for.
+            if libc::getppid() as u32 != parent {
+                libc::_exit(1);
+            }
+            Ok(())
+        });
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn end_with_this_process(_: &mut Command) {}
