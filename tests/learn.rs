@@ -145,8 +145,8 @@ fn learn_refuses_bad_options_and_writes_nothing() {
     }
 }
 
-#[cfg(target_os = "linux")]
 /// The processes whose command line names `dir`.
+#[cfg(target_os = "linux")]
 fn processes_naming(dir: &Path) -> Vec<String> {
     let dir = dir.to_str().unwrap();
     let entries = std::fs::read_dir("/proc").unwrap().filter_map(Result::ok);
