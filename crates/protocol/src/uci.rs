@@ -20,10 +20,17 @@ use protean_rules::{fen, variants, AnyPosition, AnyRules, Color};
 use protean_search::bench::{bench, BenchSettings};
 use protean_search::engine::DEFAULT_HASH_MIB;
 use protean_search::skill::{self, Skill};
-use protean_search::{AfterMove, Engine, Limits, Listener, Score};
+use protean_search::{AfterMove, Engine, Limits, Listener, Score, SearchParams};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
+
+/// A build with the `tune` feature offers every number of the search
+/// (`SearchParams::TUNABLE`) as a spin option of its field's name, as
+/// Stockfish's tuning builds do, so that an SPSA tuner (OpenBench,
+/// Weather Factory) or a match can set them; other builds keep the option
+/// list a GUI shows short.
+const SEARCH_PARAMS_AS_OPTIONS: bool = cfg!(feature = "tune");
 
 /// Whether the loop goes on after a command.
 #[derive(Debug, PartialEq, Eq)]
@@ -151,6 +158,13 @@ impl Uci {
         self.out.line("option name UCI_Chess960 type check default false");
         self.out.line("option name VariantPath type string default <empty>");
         self.out.line("option name UCI_ShowWDL type check default false");
+        if SEARCH_PARAMS_AS_OPTIONS {
+            for t in SearchParams::TUNABLE {
+                let default = t.get(&SearchParams::DEFAULT);
+                self.out
+                    .line(&format!("option name {} type spin default {default} min {} max {}", t.name, t.min, t.max));
+            }
+        }
         self.out.line("uciok");
     }
 
@@ -220,7 +234,12 @@ impl Uci {
             }
             "variantpath" => self.load_variants(value.unwrap_or("")),
             "uci_showwdl" => check(value).map(|on| self.show_wdl = on),
-            _ => Err(format!("unknown option '{name}'")),
+            _ => match SearchParams::TUNABLE.iter().find(|t| t.name.eq_ignore_ascii_case(name)) {
+                Some(t) if SEARCH_PARAMS_AS_OPTIONS => {
+                    spin(name, value, t.min, t.max).and_then(|n| options.params.set(t.name, n))
+                }
+                _ => Err(format!("unknown option '{name}'")),
+            },
         };
         if let Err(e) = result {
             self.info_string(&e);

@@ -558,3 +558,36 @@ fn bench_is_a_uci_command_with_every_variant() {
     s.send("bench 16 x");
     assert!(s.take().contains("bench takes numbers"));
 }
+
+/// The nodes a fresh depth-7 search of the start position reports.
+fn start_nodes(s: &mut Session<Uci>) -> u64 {
+    s.send("ucinewgame");
+    s.send("position startpos");
+    s.send("go depth 7");
+    s.wait_for("bestmove", Duration::from_secs(60));
+    let text = s.take();
+    let line = text.lines().rfind(|l| l.starts_with("info depth 7 ")).unwrap_or_else(|| panic!("no depth 7: {text}"));
+    line.split(" nodes ").nth(1).and_then(|rest| rest.split(' ').next()).and_then(|n| n.parse().ok()).unwrap()
+}
+
+#[test]
+fn search_parameters_are_options_only_in_a_tuning_build() {
+    let mut s = session();
+    s.send("uci");
+    let listed = s.take().contains("option name lmr_divisor type spin default 225 min 100 max 600");
+    assert_eq!(listed, cfg!(feature = "tune"));
+    let before = start_nodes(&mut s);
+    s.send("setoption name rfp_margin value 5000");
+    let out_of_range = s.take();
+    s.send("setoption name lmr_divisor value 400");
+    let told = s.take();
+    let after = start_nodes(&mut s);
+    if cfg!(feature = "tune") {
+        assert!(out_of_range.contains("takes a number from 20 to 300"), "{out_of_range}");
+        assert!(told.is_empty(), "{told}");
+        assert_ne!(before, after, "less reduction searched the same tree");
+    } else {
+        assert!(told.contains("unknown option 'lmr_divisor'"), "{told}");
+        assert_eq!(before, after);
+    }
+}

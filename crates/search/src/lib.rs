@@ -34,7 +34,7 @@ mod variant_files;
 pub mod weights;
 
 pub use engine::{Engine, StaticEvaluation};
-pub use params::SearchParams;
+pub use params::{SearchParams, Tunable};
 pub use search::{MATE, MATE_BOUND, MAX_PLY};
 pub use time::Limits;
 

@@ -3,7 +3,9 @@
 //! set of numbers, not on literals spread through `negamax`). The search
 //! reads them from `Options::params`; [`SearchParams::DEFAULT`] holds the
 //! values the engine plays with, and changing any of them changes play
-//! (and the bench signature).
+//! (and the bench signature). [`SearchParams::TUNABLE`] names each with
+//! the range a tuner may try, which a build with the `tune` feature
+//! offers as UCI options.
 //!
 //! Depths are in plies, margins in centipawns. Each field's doc line says
 //! where the search uses it; the `search` module explains why each pruning
@@ -148,6 +150,103 @@ impl SearchParams {
     }
 }
 
+/// One number of [`SearchParams`] as a tuner sees it: a name (the
+/// field's), the range it may be tried in, and how to read and write it.
+/// The two `f64` fields of the reduction table are tuned in hundredths.
+#[derive(Clone, Copy)]
+pub struct Tunable {
+    pub name: &'static str,
+    pub min: i32,
+    pub max: i32,
+    get: fn(&SearchParams) -> i32,
+    set: fn(&mut SearchParams, i32),
+}
+
+impl Tunable {
+    /// The value `params` holds.
+    pub fn get(&self, params: &SearchParams) -> i32 {
+        (self.get)(params)
+    }
+}
+
+/// A [`Tunable`] of an `i32` field, or of an `f64` one in hundredths.
+macro_rules! tunable {
+    ($field:ident, $min:expr, $max:expr) => {
+        Tunable { name: stringify!($field), min: $min, max: $max, get: |p| p.$field, set: |p, v| p.$field = v }
+    };
+    ($field:ident, $min:expr, $max:expr, hundredths) => {
+        Tunable {
+            name: stringify!($field),
+            min: $min,
+            max: $max,
+            get: |p| (p.$field * 100.0).round() as i32,
+            set: |p, v| p.$field = f64::from(v) / 100.0,
+        }
+    };
+}
+
+impl SearchParams {
+    /// Every number of the search, each with its range: what SPSA tunes
+    /// and, in a build with the `tune` feature, what UCI offers as spin
+    /// options of the same names.
+    pub const TUNABLE: &'static [Tunable] = &[
+        tunable!(aspiration_depth, 1, 12),
+        tunable!(aspiration_delta, 5, 150),
+        tunable!(iir_depth, 2, 12),
+        tunable!(rfp_depth, 1, 14),
+        tunable!(rfp_margin, 20, 300),
+        tunable!(nmp_depth, 1, 8),
+        tunable!(nmp_base, 1, 6),
+        tunable!(nmp_depth_divisor, 1, 12),
+        tunable!(se_depth, 4, 16),
+        tunable!(se_entry_depth_margin, 1, 8),
+        tunable!(se_beta_margin, 0, 8),
+        tunable!(lmp_depth, 1, 16),
+        tunable!(lmp_base, 0, 16),
+        tunable!(lmp_depth_factor, 0, 8),
+        tunable!(quiet_see_depth, 1, 16),
+        tunable!(quiet_see_quadratic, 0, 100),
+        tunable!(quiet_see_linear, 0, 100),
+        tunable!(futility_depth, 1, 14),
+        tunable!(futility_base, 0, 400),
+        tunable!(futility_margin, 20, 300),
+        tunable!(capture_see_depth, 1, 14),
+        tunable!(capture_see_margin, 0, 300),
+        tunable!(lmr_depth, 1, 8),
+        Tunable {
+            name: "lmr_moves",
+            min: 0,
+            max: 8,
+            get: |p| p.lmr_moves as i32,
+            set: |p, v| p.lmr_moves = v as usize,
+        },
+        tunable!(lmr_base, 0, 200, hundredths),
+        tunable!(lmr_divisor, 100, 600, hundredths),
+        tunable!(lmr_pv, 0, 4),
+        tunable!(lmr_killer, 0, 4),
+        tunable!(lmr_not_improving, 0, 4),
+        tunable!(lmr_history_divisor, 1_000, 40_000),
+        tunable!(history_bonus_per_depth, 50, 1_000),
+        tunable!(history_bonus_offset, 0, 1_000),
+        tunable!(history_bonus_max, 500, 8_000),
+        tunable!(delta_margin, 0, 1_000),
+    ];
+
+    /// Sets the number called `name` (case aside) to `value`; an unknown
+    /// name or a value out of its range is an error and changes nothing.
+    pub fn set(&mut self, name: &str, value: i32) -> Result<(), String> {
+        let t = Self::TUNABLE
+            .iter()
+            .find(|t| t.name.eq_ignore_ascii_case(name))
+            .ok_or_else(|| format!("no search parameter '{name}'"))?;
+        if !(t.min..=t.max).contains(&value) {
+            return Err(format!("{} is {}..={}, not {value}", t.name, t.min, t.max));
+        }
+        (t.set)(self, value);
+        Ok(())
+    }
+}
+
 impl Default for SearchParams {
     fn default() -> Self {
         SearchParams::DEFAULT
@@ -203,5 +302,32 @@ mod tests {
         assert_eq!(rebuilt.get(1, 1), 2);
         rebuilt.prepare(&SearchParams::DEFAULT);
         assert_eq!(rebuilt.get(1, 1), 0);
+    }
+
+    #[test]
+    fn every_number_is_tunable_once_within_its_range_and_set_by_name() {
+        let names: std::collections::HashSet<_> = SearchParams::TUNABLE.iter().map(|t| t.name).collect();
+        assert_eq!(names.len(), SearchParams::TUNABLE.len());
+        // Every field, by its name in the struct's Debug output.
+        let debug = format!("{:?}", SearchParams::DEFAULT);
+        assert_eq!(debug.matches(": ").count(), names.len(), "{debug}");
+        for t in SearchParams::TUNABLE {
+            assert!(debug.contains(&format!("{}: ", t.name)), "{}", t.name);
+            let default = t.get(&SearchParams::DEFAULT);
+            assert!((t.min..=t.max).contains(&default), "{} {default}", t.name);
+            // Each one moves its own field and no other.
+            let mut params = SearchParams::DEFAULT;
+            let other = if default == t.max { t.min } else { default + 1 };
+            params.set(&t.name.to_ascii_uppercase(), other).unwrap();
+            assert_eq!(t.get(&params), other, "{}", t.name);
+            params.set(t.name, default).unwrap();
+            assert_eq!(params, SearchParams::DEFAULT, "{}", t.name);
+        }
+        let mut params = SearchParams::DEFAULT;
+        assert!(params.set("rfp_margin", 10_000).is_err());
+        assert!(params.set("no_such_margin", 1).is_err());
+        assert_eq!(params, SearchParams::DEFAULT);
+        params.set("lmr_divisor", 275).unwrap();
+        assert_eq!(params.lmr_divisor, 2.75);
     }
 }
