@@ -234,9 +234,9 @@ impl Uci {
             }
             "variantpath" => self.load_variants(value.unwrap_or("")),
             "uci_showwdl" => check(value).map(|on| self.show_wdl = on),
-            _ => match SearchParams::TUNABLE.iter().find(|t| t.name.eq_ignore_ascii_case(name)) {
+            _ => match SearchParams::tunable(name) {
                 Some(t) if SEARCH_PARAMS_AS_OPTIONS => {
-                    spin(name, value, t.min, t.max).and_then(|n| options.params.set(t.name, n))
+                    spin(name, value, t.min, t.max).and_then(|n| t.set(&mut options.params, n))
                 }
                 _ => Err(format!("unknown option '{name}'")),
             },

@@ -167,6 +167,16 @@ impl Tunable {
     pub fn get(&self, params: &SearchParams) -> i32 {
         (self.get)(params)
     }
+
+    /// Sets it in `params` to `value`; a value out of its range is an
+    /// error and changes nothing.
+    pub fn set(&self, params: &mut SearchParams, value: i32) -> Result<(), String> {
+        if !(self.min..=self.max).contains(&value) {
+            return Err(format!("{} is {}..={}, not {value}", self.name, self.min, self.max));
+        }
+        (self.set)(params, value);
+        Ok(())
+    }
 }
 
 /// A [`Tunable`] of an `i32` field, or of an `f64` one in hundredths.
@@ -232,18 +242,15 @@ impl SearchParams {
         tunable!(delta_margin, 0, 1_000),
     ];
 
+    /// The number called `name` (case aside), if there is one.
+    pub fn tunable(name: &str) -> Option<&'static Tunable> {
+        Self::TUNABLE.iter().find(|t| t.name.eq_ignore_ascii_case(name))
+    }
+
     /// Sets the number called `name` (case aside) to `value`; an unknown
     /// name or a value out of its range is an error and changes nothing.
     pub fn set(&mut self, name: &str, value: i32) -> Result<(), String> {
-        let t = Self::TUNABLE
-            .iter()
-            .find(|t| t.name.eq_ignore_ascii_case(name))
-            .ok_or_else(|| format!("no search parameter '{name}'"))?;
-        if !(t.min..=t.max).contains(&value) {
-            return Err(format!("{} is {}..={}, not {value}", t.name, t.min, t.max));
-        }
-        (t.set)(self, value);
-        Ok(())
+        Self::tunable(name).ok_or_else(|| format!("no search parameter '{name}'"))?.set(self, value)
     }
 }
 
