@@ -20,8 +20,8 @@ that at the last pair c_k is `--c-end-fraction` of the option's range and
 R_k is `--r-end` (fishtest's `c_end` and `r_end`). Values are kept as
 real numbers and rounded when played, within the option's range.
 
-The state is written to DIR/state.json after every step; the same command
-goes on from it. Progress (games, ETA, the values) goes to standard error;
+The state is written to DIR/state.json after every step, and its games
+added to DIR/games.pgn; the same command goes on from the state. Progress (games, ETA, the values) goes to standard error;
 at the end the values, and the `option.NAME=VALUE` words that play them in
 `protean match` (to gate them against the defaults), go to standard
 output."""
@@ -119,7 +119,9 @@ class Spsa:
 def match_command(args, plus, minus, pairs):
     """`protean match` of the two sides: `pairs` openings, each twice."""
     def engine(name, values):
-        return ["-engine", f"cmd={args.protean}", f"name={name}"] + [f"option.{n}={v}" for n, v in values.items()]
+        # The engines load the variant file too: the match only names it.
+        path = [f"option.VariantPath={Path(args.variants).resolve()}"] if args.variants else []
+        return ["-engine", f"cmd={args.protean}", f"name={name}"] + path + [f"option.{n}={v}" for n, v in values.items()]
 
     limit = f"nodes={args.nodes}" if args.nodes else f"tc={args.tc}"
     cmd = [args.protean] + (["--variants", args.variants] if args.variants else []) + ["match"]
@@ -134,10 +136,22 @@ def match_command(args, plus, minus, pairs):
 
 
 def play_match(args, plus, minus, pairs):
-    run = subprocess.run(match_command(args, plus, minus, pairs), capture_output=True, text=True)
+    """Plays a step's games, adds them to DIR/games.pgn, and returns the
+    plus side's wins, losses and draws."""
+    step_pgn = Path(args.out) / "step.pgn"
+    run = subprocess.run(match_command(args, plus, minus, pairs) + ["-pgnout", str(step_pgn)],
+                         capture_output=True, text=True)
     scores = re.findall(r"Score of plus vs minus: (\d+) - (\d+) - (\d+)", run.stdout)
     if run.returncode != 0 or not scores:
         raise SpsaError(f"protean match failed ({run.returncode}): {(run.stderr or run.stdout).strip()[-400:]}")
+    # A game lost by an illegal move or a crash says the engines are broken
+    # (or do not know the variant), not which values are better.
+    broken = re.search(r"Finished game .*\{(.*(illegal move|stalls).*)\}", run.stdout)
+    if broken:
+        raise SpsaError(f"a game ended by {broken.group(1)!r}; nothing of this step counted")
+    with open(Path(args.out) / "games.pgn", "a") as games:
+        games.write(step_pgn.read_text())
+    step_pgn.unlink()
     return tuple(int(x) for x in scores[-1])
 
 

@@ -69,6 +69,17 @@ def test_a_run_plays_its_games_keeps_its_state_and_goes_on_from_it(tmp_path):
     assert f"option.Contempt={tuned}" in again.stdout
 
 
+def test_a_variant_of_a_file_is_played_by_engines_that_load_it(tmp_path):
+    """Engines told the variant's name alone would not know it, and a game
+    they lost by an illegal move would end the run with an error."""
+    run = spsa_run(tmp_path, "--variants", str(ref.ROOT / "epd/variants/gardner.ini"), "--variant", "gardner")
+    assert run.returncode == 0, run.stderr
+    assert "4/4 games" in run.stderr
+    games = (tmp_path / "run" / "games.pgn").read_text()
+    assert games.count('[Variant "gardner"]') == 4
+    assert games.count("[Termination") == 4 and "illegal move" not in games
+
+
 def test_other_settings_or_an_unknown_option_are_refused(tmp_path):
     assert spsa_run(tmp_path).returncode == 0
     state = (tmp_path / "run" / "state.json").read_text()
