@@ -75,7 +75,7 @@ class Spsa:
     def __init__(self, ranges, pairs, c_end_fraction, r_end, seed, theta=None, k=1, record=None):
         self.ranges = ranges  # name -> (default, min, max)
         self.pairs = pairs
-        self.c_end_fraction, self.r_end, self.seed = c_end_fraction, r_end, seed
+        self.seed = seed
         c_end = {name: max(1.0, c_end_fraction * (hi - lo)) for name, (_, lo, hi) in ranges.items()}
         self.schedule = Schedule(pairs, c_end, r_end)
         self.theta = dict(theta) if theta else {name: float(d) for name, (d, _, _) in ranges.items()}
