@@ -48,5 +48,5 @@ pub use outcome::Outcome;
 pub use piece::{Color, Piece};
 pub use position::Position;
 pub use tables::Rules;
-pub use variant::Variant;
+pub use variant::{StandIn, Variant};
 pub use variants::UnknownVariant;

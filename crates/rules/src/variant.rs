@@ -286,6 +286,68 @@ impl Variant {
             && self.redefinitions == other.redefinitions
             && self.king_swaps_with == other.king_swaps_with
     }
+
+    /// Where this variant is `other` but for at most one piece put in
+    /// place of another (chess with a chancellor or an amazon for its
+    /// queen): for each of its kinds, the kind of `other` it stands for.
+    /// Kinds are matched by movement (however written) and role, whatever
+    /// their letters and order; the one piece left over on each side may be neither a pawn
+    /// nor royal. The board, the rule systems and the promotion (through
+    /// the match) must be the same. An evaluation learnt for `other` may
+    /// read this variant's positions through it. `None` where they differ
+    /// more.
+    pub fn kinds_standing_for(&self, other: &Variant) -> Option<StandIn> {
+        if self.pieces.len() != other.pieces.len()
+            || self.geometry != other.geometry
+            || self.tiles != other.tiles
+            || self.redefinitions != other.redefinitions
+        {
+            return None;
+        }
+        let moves_as = |a: &PieceDef, b: &PieceDef| a.movement == b.movement && a.paths == b.paths && a.role == b.role;
+        let mut map: Vec<Option<usize>> = vec![None; self.pieces.len()];
+        let mut taken = vec![false; other.pieces.len()];
+        for (kind, piece) in self.pieces.iter().enumerate() {
+            if let Some(j) = (0..other.pieces.len()).find(|&j| !taken[j] && moves_as(piece, &other.pieces[j])) {
+                map[kind] = Some(j);
+                taken[j] = true;
+            }
+        }
+        let left: Vec<usize> = (0..map.len()).filter(|&k| map[k].is_none()).collect();
+        let changed = match left.as_slice() {
+            [] => None,
+            &[kind] => {
+                let stands_for = taken.iter().position(|&t| !t)?;
+                if self.pieces[kind].role != Role::Other || other.pieces[stands_for].role != Role::Other {
+                    return None;
+                }
+                map[kind] = Some(stands_for);
+                Some(kind)
+            }
+            _ => return None,
+        };
+        let map: Vec<usize> = map.into_iter().flatten().collect();
+        let promotes_to = |choices: &[usize], through: &dyn Fn(usize) -> usize| {
+            let mut kinds: Vec<usize> = choices.iter().map(|&k| through(k)).collect();
+            kinds.sort_unstable();
+            kinds
+        };
+        let same_promotion = self.promotion.ranks == other.promotion.ranks
+            && self.promotion.mandatory == other.promotion.mandatory
+            && promotes_to(&self.promotion.choices, &|k| map[k]) == promotes_to(&other.promotion.choices, &|k| k);
+        (same_promotion && self.king_swaps_with.map(|k| map[k]) == other.king_swaps_with)
+            .then_some(StandIn { kinds: map, changed })
+    }
+}
+
+/// How a variant's kinds stand for another variant's
+/// ([`Variant::kinds_standing_for`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StandIn {
+    /// For each kind, the other variant's kind it stands for.
+    pub kinds: Vec<usize>,
+    /// The kind put in place of another, if one was.
+    pub changed: Option<usize>,
 }
 
 #[cfg(test)]

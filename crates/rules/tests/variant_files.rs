@@ -253,3 +253,56 @@ fn values_past_the_board_or_the_origin_are_mistakes_not_overflows() {
     let v = &variant_file::parse("[v:chess]\nmaxRank = 10\norigin = a2\npromotionRank = 9\nstartFen = 8/rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR/8 w KQkq - 0 1\n", builtin).expect("loads")[0];
     assert_eq!(v.promotion.ranks, [9, 0]);
 }
+
+#[test]
+fn a_variant_with_one_piece_in_place_of_another_stands_for_the_game_it_changes() {
+    let standard = variants::built_in_by_name("standard").unwrap();
+    // The standard letters the kinds stand for, then the kinds' own.
+    let letters = |v: &protean_rules::Variant, map: &[usize]| {
+        let own: String = v.pieces.iter().map(|p| p.letter).collect();
+        format!("{} for {own}", map.iter().map(|&k| standard.pieces[k].letter).collect::<String>())
+    };
+    let text = "\
+[almost:chess]
+queen = -
+chancellor = c
+startFen = rnbckbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBCKBNR w KQkq - 0 1
+promotionPieceTypes = crbn
+
+[renamed:chess]
+queen = -
+customPiece1 = y:RB
+startFen = rnbykbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBYKBNR w KQkq - 0 1
+promotionPieceTypes = yrbn
+
+[twochanged:almost]
+bishop = -
+archbishop = a
+startFen = rnackanr/pppppppp/8/8/8/8/PPPPPPPP/RNACKANR w KQkq - 0 1
+promotionPieceTypes = cran
+
+[fewerpromotions:almost]
+promotionPieceTypes = rbn
+
+[widerboard:almost]
+maxFile = i
+startFen = rnbckbnrr/ppppppppp/9/9/9/9/PPPPPPPPP/RNBCKBNRR w KQkq - 0 1
+";
+    let parsed = variant_file::parse(text, builtin).expect("loads");
+    let by_name = |name: &str| parsed.iter().find(|v| v.name == name).unwrap();
+    // The chancellor stands for the queen, the rest for themselves in
+    // whatever order the file gives them.
+    let almost = by_name("almost");
+    let stand_in = almost.kinds_standing_for(standard).expect("almost stands for chess");
+    assert_eq!(letters(almost, &stand_in.kinds), "PNBRKQ for PNBRKC");
+    assert_eq!(stand_in.changed, almost.piece_by_letter('C'));
+    // A queen under another letter: every kind for itself, none changed.
+    let renamed = by_name("renamed");
+    let stand_in = renamed.kinds_standing_for(standard).expect("a renamed queen");
+    assert_eq!((letters(renamed, &stand_in.kinds).as_str(), stand_in.changed), ("PNBRKQ for PNBRKY", None));
+    let itself = standard.kinds_standing_for(standard).expect("itself");
+    assert!(itself.changed.is_none() && itself.kinds.iter().enumerate().all(|(i, &k)| i == k));
+    for other in ["twochanged", "fewerpromotions", "widerboard"] {
+        assert_eq!(by_name(other).kinds_standing_for(standard), None, "{other}");
+    }
+}

@@ -82,5 +82,10 @@ pub(crate) fn network_for(variant: &Variant) -> Option<&'static Network> {
     fitted_as(variant)?.network.as_ref()
 }
 
+/// Every variant of those files with a network, and its network.
+pub(crate) fn networks() -> impl Iterator<Item = (&'static Variant, &'static Network)> {
+    FITTED.iter().filter_map(|f| Some((&f.variant, f.network.as_ref()?)))
+}
+
 #[cfg(test)]
 mod tests;

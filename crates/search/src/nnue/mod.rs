@@ -223,6 +223,31 @@ impl Network {
     pub fn output_scale(&self) -> i32 {
         self.output_scale
     }
+    /// The network read by a variant whose kind `k` stands for this
+    /// network's kind `kinds[k]` (`Variant::kinds_standing_for`): each
+    /// perspective's inputs put in the variant's order of kinds.
+    pub fn with_kinds_from(&self, kinds: &[usize]) -> Network {
+        assert_eq!(kinds.len(), self.kinds, "a kind for each of the network's kinds");
+        let rows = |theirs: usize, kind: usize| {
+            let first = (theirs * self.kinds + kind) * self.cells;
+            &self.hidden_weights[first..first + self.cells]
+        };
+        let hidden_weights =
+            (0..2).flat_map(|theirs| kinds.iter().flat_map(move |&k| rows(theirs, k).iter().copied())).collect();
+        Network::new(
+            self.kinds,
+            self.cells,
+            self.on_top,
+            self.activation,
+            hidden_weights,
+            self.hidden_biases,
+            self.output_weights,
+            self.output_bias,
+            self.output_scale,
+        )
+        .expect("the same shape and weights")
+    }
+
     /// Whether the network's inputs are `rules`' kinds on its cells.
     pub fn fits<B: Bitboard>(&self, rules: &Rules<B>) -> bool {
         self.kinds == rules.piece_types && self.cells == rules.geometry.cells()
@@ -338,7 +363,8 @@ const BUILT_IN: &[(&str, &[u8])] = include!(concat!(env!("OUT_DIR"), "/network_f
 /// The built-in network of `rules`' variant, or of a variant it evaluates
 /// as (`weights::fitted_for`: Chess960 takes standard chess's; then the
 /// repository's variant files, `variant_files`), if one fits its board
-/// and pieces. Read once per process.
+/// and pieces; else one lent through its kinds ([`lent`]). Read once per
+/// process.
 pub fn built_in<B: Bitboard>(rules: &Rules<B>) -> Option<&'static Network> {
     static READ: std::sync::LazyLock<Vec<(&'static str, Network)>> = std::sync::LazyLock::new(|| {
         BUILT_IN
@@ -351,6 +377,44 @@ pub fn built_in<B: Bitboard>(rules: &Rules<B>) -> Option<&'static Network> {
     crate::weights::fitted_for(&READ, &rules.variant)
         .or_else(|| crate::variant_files::network_for(&rules.variant))
         .filter(|net| net.fits(rules))
+        .or_else(|| {
+            let built_in_variants =
+                READ.iter().filter_map(|(name, net)| Some((protean_rules::variants::built_in_by_name(name)?, net)));
+            let lent_through_a_piece =
+                built_in_variants.filter_map(|(lender, net)| Some((rules.variant.kinds_standing_for(lender)?, net)));
+            // A variant file's network only to a game that reletters its
+            // own: lent through a changed piece, the one gated lost.
+            let relettered = crate::variant_files::networks().filter_map(|(lender, net)| {
+                Some((rules.variant.kinds_standing_for(lender).filter(|s| s.changed.is_none())?, net))
+            });
+            lent_through_a_piece
+                .chain(relettered)
+                .find_map(|(stand_in, net)| net.fits(rules).then(|| lent(net, stand_in.kinds)))
+        })
+}
+
+/// A network lent to a variant whose kinds stand for its variant's
+/// (`Variant::kinds_standing_for`), its inputs in the variant's order: a
+/// variant without a network of its own reads its positions through a
+/// game that has one, on top of its own (default) weights, not those
+/// the network was trained over. A built-in game's network (trained on
+/// millions of positions) is lent through one changed piece: chess with
+/// a chancellor or an amazon for the queen gains well over 100 Elo by
+/// it; a variant file's (from a `protean learn` run) only to a variant
+/// that reletters its game: Modern chess's lent to Chancellor chess, the
+/// chancellor read as its minister, lost (docs/results.md). Each lent
+/// order of kinds is made once per process and kept.
+fn lent(net: &'static Network, kinds: Vec<usize>) -> &'static Network {
+    type Lent = Vec<((usize, Vec<usize>), &'static Network)>;
+    static LENT: std::sync::Mutex<Lent> = std::sync::Mutex::new(Vec::new());
+    let key = (net as *const Network as usize, kinds);
+    let mut lent = LENT.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(&(_, made)) = lent.iter().find(|(k, _)| *k == key) {
+        return made;
+    }
+    let made: &'static Network = Box::leak(Box::new(net.with_kinds_from(&key.1)));
+    lent.push((key, made));
+    made
 }
 
 #[cfg(test)]

@@ -215,9 +215,11 @@ fn every_built_in_network_reads_and_fits_its_variant() {
 #[test]
 fn a_variant_takes_the_fitted_files_of_the_game_it_evaluates_as() {
     // Chess960 and a user's file that only renames chess evaluate with
-    // standard chess's network and weights; a file that changes a piece
-    // with neither, and Flexichess (whose rules change) with weights of
-    // its own and no network.
+    // standard chess's network and weights; a file with a nightrider for
+    // the knight, which no pawn promotes to, with neither (a network is
+    // lent through a changed piece only where promotion is the same: the
+    // next test); Flexichess (whose rules change) with weights of its own
+    // and no network.
     protean_rules::variants::load("[renamedchess:chess]\n\n[nightchess:chess]\nknight = -\ncustomPiece1 = n:NN\n")
         .expect("the test's variants load");
     let files = |name: &str| {
@@ -235,4 +237,42 @@ fn a_variant_takes_the_fitted_files_of_the_game_it_evaluates_as() {
     let flexichess = files("flexichess");
     assert!(flexichess.0.is_none() && flexichess.1.is_some_and(|own| Some(own) != standard.1));
     assert_ne!(files("perfect"), standard);
+}
+
+#[test]
+fn a_variant_that_puts_a_piece_in_place_of_another_reads_a_network_through_its_kinds() {
+    // Chess with a chancellor for the queen, its kinds in another order
+    // (P N B R K C against standard chess's P N B R Q K): the network
+    // lent reads the chancellor as the queen, so the same placements
+    // evaluate alike. With two pieces changed, no network is lent.
+    protean_rules::variants::load(
+        "[chancellorforqueen:chess]\nqueen = -\nchancellor = c\n\
+         startFen = rnbckbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBCKBNR w KQkq - 0 1\npromotionPieceTypes = crbn\n\n\
+         [twochanged:chancellorforqueen]\nbishop = -\narchbishop = a\n\
+         startFen = rnackanr/pppppppp/8/8/8/8/PPPPPPPP/RNACKANR w KQkq - 0 1\npromotionPieceTypes = cran\n",
+    )
+    .expect("the test's variants load");
+    let evaluate = |name: &str, fen: &str| {
+        let pos = AnyRules::by_name(name).unwrap().from_fen(fen).unwrap();
+        protean_rules::with_position!(&pos, p => {
+            let letters: String = p.rules().variant.pieces.iter().map(|piece| piece.letter).collect();
+            (letters, built_in(p.rules()).map(|net| net.evaluate(p)))
+        })
+    };
+    let fens = [
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "rnb1kbnr/pppp1ppp/8/4p3/4P2q/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+        "r3k2r/ppp2ppp/2n5/3qp3/8/2N5/PPPQ1PPP/R3K2R b KQkq - 0 9",
+    ];
+    for fen in fens {
+        let (standard_kinds, standard) = evaluate("standard", fen);
+        let (placement, rest) = fen.split_once(' ').unwrap();
+        let placement = placement.replace('q', "c").replace('Q', "C");
+        let (kinds, lent) = evaluate("chancellorforqueen", &format!("{placement} {rest}"));
+        assert_eq!((standard_kinds.as_str(), kinds.as_str()), ("PNBRQK", "PNBRKC"));
+        assert!(standard.is_some());
+        assert_eq!(lent, standard, "{fen}");
+    }
+    let (_, none) = evaluate("twochanged", "rnackanr/pppppppp/8/8/8/8/PPPPPPPP/RNACKANR w KQkq - 0 1");
+    assert_eq!(none, None);
 }

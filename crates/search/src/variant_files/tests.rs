@@ -90,3 +90,22 @@ fn a_variant_that_evaluates_as_a_fitted_one_takes_its_files_and_no_other_does() 
     // Called janus but promoting otherwise: matched by rules, not name.
     assert_eq!(janus_like("janus", "qj"), (None, None));
 }
+
+#[test]
+fn a_game_under_other_letters_is_lent_its_network_and_a_changed_piece_is_not() {
+    // Capablanca chess with its compounds lettered y and z: its network,
+    // read through the kinds, evaluates the start as Capablanca chess's
+    // does; its weights name the pieces by letter and are not lent.
+    let relettered = "[capzero:chess]\nmaxFile = j\narchbishop = y\nchancellor = z\nstartFen = rnybqkbznr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNYBQKBZNR w KQkq - 0 1\npromotionPieceTypes = qrbnyz\ncastlingKingsideFile = i\ncastlingQueensideFile = c\n";
+    let start_eval = |variant: Variant| {
+        let rules = AnyRules::new(variant).expect("the variant makes rules");
+        protean_rules::with_position!(&rules.start(), p => crate::nnue::built_in(p.rules()).map(|net| net.evaluate(p)))
+    };
+    let capablanca = variant_of("capablanca.ini", "capablanca");
+    assert!(start_eval(capablanca.clone()).is_some());
+    assert_eq!(start_eval(parse(relettered).remove(0)), start_eval(capablanca));
+    assert_eq!(files_of(parse(relettered).remove(0)).1, None);
+    // Chancellor chess is Modern chess with a chancellor for the minister:
+    // a learnt network is not lent through a changed piece (its gate lost).
+    assert_eq!(files_of(variant_of("chancellor.ini", "chancellor")), (None, None));
+}
