@@ -291,11 +291,11 @@ impl Variant {
     /// place of another (chess with a chancellor or an amazon for its
     /// queen): for each of its kinds, the kind of `other` it stands for.
     /// Kinds are matched by movement (however written) and role, whatever
-    /// their letters and order; the one piece left over on each side may be neither a pawn
-    /// nor royal. The board, the rule systems and the promotion (through
-    /// the match) must be the same. An evaluation learnt for `other` may
-    /// read this variant's positions through it. `None` where they differ
-    /// more.
+    /// their letters and order; the one piece left over on each side may
+    /// be neither a pawn nor royal. The board, the rule systems and the
+    /// promotion (through the match) must be the same. An evaluation
+    /// learnt for `other` may read this variant's positions through it.
+    /// `None` where they differ more.
     pub fn kinds_standing_for(&self, other: &Variant) -> Option<StandIn> {
         if self.pieces.len() != other.pieces.len()
             || self.geometry != other.geometry

@@ -223,6 +223,7 @@ impl Network {
     pub fn output_scale(&self) -> i32 {
         self.output_scale
     }
+
     /// The network read by a variant whose kind `k` stands for this
     /// network's kind `kinds[k]` (`Variant::kinds_standing_for`): each
     /// perspective's inputs put in the variant's order of kinds.
