@@ -279,12 +279,17 @@ impl Variant {
                 .iter()
                 .zip(&other.pieces)
                 .all(|(a, b)| a.letter == b.letter && a.betza == b.betza && a.paths == b.paths && a.role == b.role);
-        self.geometry == other.geometry
+        self.same_board_and_systems(other)
             && same_pieces
             && self.promotion == other.promotion
-            && self.tiles == other.tiles
-            && self.redefinitions == other.redefinitions
             && self.king_swaps_with == other.king_swaps_with
+    }
+
+    /// The same board and the same systems of rules (moving tiles, rule
+    /// changes), which any evaluation of one variant read for another
+    /// needs.
+    fn same_board_and_systems(&self, other: &Variant) -> bool {
+        self.geometry == other.geometry && self.tiles == other.tiles && self.redefinitions == other.redefinitions
     }
 
     /// Where this variant is `other` but for at most one piece put in
@@ -297,11 +302,7 @@ impl Variant {
     /// learnt for `other` may read this variant's positions through it.
     /// `None` where they differ more.
     pub fn kinds_standing_for(&self, other: &Variant) -> Option<StandIn> {
-        if self.pieces.len() != other.pieces.len()
-            || self.geometry != other.geometry
-            || self.tiles != other.tiles
-            || self.redefinitions != other.redefinitions
-        {
+        if self.pieces.len() != other.pieces.len() || !self.same_board_and_systems(other) {
             return None;
         }
         let moves_as = |a: &PieceDef, b: &PieceDef| a.movement == b.movement && a.paths == b.paths && a.role == b.role;

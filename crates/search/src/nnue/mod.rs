@@ -229,12 +229,16 @@ impl Network {
     /// perspective's inputs put in the variant's order of kinds.
     pub fn with_kinds_from(&self, kinds: &[usize]) -> Network {
         assert_eq!(kinds.len(), self.kinds, "a kind for each of the network's kinds");
-        let rows = |theirs: usize, kind: usize| {
-            let first = (theirs * self.kinds + kind) * self.cells;
+        // A kind's rows as White's perspective sees it: own pieces, then
+        // the other side's.
+        let rows = |color: Color, kind: usize| {
+            let first = input(self.kinds, self.cells, |cell| cell, Color::White, color, kind, 0);
             &self.hidden_weights[first..first + self.cells]
         };
-        let hidden_weights =
-            (0..2).flat_map(|theirs| kinds.iter().flat_map(move |&k| rows(theirs, k).iter().copied())).collect();
+        let hidden_weights = [Color::White, Color::Black]
+            .into_iter()
+            .flat_map(|color| kinds.iter().flat_map(move |&k| rows(color, k).iter().copied()))
+            .collect();
         Network::new(
             self.kinds,
             self.cells,
