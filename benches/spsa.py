@@ -42,10 +42,19 @@ class SpsaError(Exception):
     """What is wrong with the command: printed as one `error:` line."""
 
 
-def spin_options(protean, variants=None):
+def protean_command(args):
+    """The binary, loading the variant file first where one is given."""
+    return [args.protean] + (["--variants", args.variants] if args.variants else [])
+
+
+def limit_of(args):
+    """Each side's limit as `protean match` writes it."""
+    return f"nodes={args.nodes}" if args.nodes else f"tc={args.tc}"
+
+
+def spin_options(args):
     """The binary's spin options: name -> (default, min, max)."""
-    cmd = [protean] + (["--variants", variants] if variants else [])
-    out = subprocess.run(cmd, input="uci\nquit\n", capture_output=True, text=True, timeout=60).stdout
+    out = subprocess.run(protean_command(args), input="uci\nquit\n", capture_output=True, text=True, timeout=60).stdout
     options = {}
     for line in out.splitlines():
         m = re.match(r"option name (.+?) type spin default (-?\d+) min (-?\d+) max (-?\d+)$", line.strip())
@@ -123,10 +132,8 @@ def match_command(args, plus, minus, pairs):
         path = [f"option.VariantPath={Path(args.variants).resolve()}"] if args.variants else []
         return ["-engine", f"cmd={args.protean}", f"name={name}"] + path + [f"option.{n}={v}" for n, v in values.items()]
 
-    limit = f"nodes={args.nodes}" if args.nodes else f"tc={args.tc}"
-    cmd = [args.protean] + (["--variants", args.variants] if args.variants else []) + ["match"]
-    cmd += engine("plus", plus) + engine("minus", minus)
-    cmd += ["-each", "proto=uci", limit, "-variant", args.variant, "-games", "2", "-rounds", str(pairs),
+    cmd = protean_command(args) + ["match"] + engine("plus", plus) + engine("minus", minus)
+    cmd += ["-each", "proto=uci", limit_of(args), "-variant", args.variant, "-games", "2", "-rounds", str(pairs),
             "-repeat", "-concurrency", str(min(args.concurrency, 2 * pairs)), "-recover",
             "-resign", "movecount=3", "score=800", "-draw", "movenumber=40", "movecount=8", "score=10",
             "-maxmoves", "250"]
@@ -155,8 +162,9 @@ def play_match(args, plus, minus, pairs):
     return tuple(int(x) for x in scores[-1])
 
 
-def values_line(spsa):
-    return " ".join(f"{name}={round(v)}" for name, v in spsa.theta.items())
+def values_line(spsa, prefix=""):
+    """The values as played, rounded: `prefix` before each name."""
+    return " ".join(f"{prefix}{name}={round(v)}" for name, v in spsa.theta.items())
 
 
 def main():
@@ -188,14 +196,14 @@ def run(args):
         raise SpsaError("--games must be at least 2 and --concurrency at least 1")
     if not Path(args.protean).is_file():
         raise SpsaError(f"no binary at {args.protean}")
-    options = spin_options(args.protean, args.variants)
+    options = spin_options(args)
     unknown = [n for n in args.param if n not in options]
     if unknown:
         raise SpsaError(f"not a spin option of {args.protean}: {', '.join(unknown)} "
                         f"(the search's numbers need a build with --features tune)")
     ranges = {name: options[name] for name in args.param}
     config = {"variant": args.variant, "variants": args.variants, "params": ranges, "pairs": args.games // 2,
-              "limit": f"nodes={args.nodes}" if args.nodes else f"tc={args.tc}", "book": args.book,
+              "limit": limit_of(args), "book": args.book,
               "c_end_fraction": args.c_end_fraction, "r_end": args.r_end, "seed": args.seed}
     out = Path(args.out)
     state_file = out / "state.json"
@@ -226,7 +234,7 @@ def run(args):
     print(f"{'option':<{width}}  default  tuned  range")
     for name, (default, lo, hi) in ranges.items():
         print(f"{name:<{width}}  {default:>7}  {round(spsa.theta[name]):>5}  {lo}..{hi}")
-    print(" ".join(f"option.{name}={round(v)}" for name, v in spsa.theta.items()))
+    print(values_line(spsa, "option."))
 
 
 if __name__ == "__main__":
