@@ -8,7 +8,7 @@
 use clap::Args;
 use protean_rules::AnyRules;
 use protean_search::nnue::Activation;
-use protean_train::{NetworkTraining, TrainOptions, TrainingProgress};
+use protean_train::{Init, NetworkTraining, TrainOptions, TrainingProgress};
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -58,8 +58,14 @@ pub struct TrainNetworkArgs {
     /// alone or on top as `--on-top` says) instead of random weights; its
     /// loss on the positions held out is printed first, and with
     /// `--epochs 0` that is all it is used for.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "from_built_in")]
     init: Option<PathBuf>,
+    /// Start from the network the variant plays with by default (its own,
+    /// its variant file's, or one lent it through its kinds) where it has
+    /// one made the same way (alone or on top as `--on-top` says); from
+    /// random weights where it has not.
+    #[arg(long)]
+    from_built_in: bool,
     /// Hold out these files' positions (datagen's format), all of them,
     /// instead of a twentieth of `--data`, which is then trained on whole.
     #[arg(long, num_args = 1..)]
@@ -81,8 +87,8 @@ pub fn run(args: &TrainNetworkArgs) -> Result<(), String> {
     if !(0.0..=1.0).contains(&args.score_weight) {
         return Err(format!("--score-weight {} is not between 0 and 1", args.score_weight));
     }
-    if (args.epochs == 0 && args.init.is_none()) || args.batch == 0 || args.threads == 0 {
-        return Err("--epochs (but with --init), --batch and --threads must be at least 1".into());
+    if (args.epochs == 0 && args.init.is_none() && !args.from_built_in) || args.batch == 0 || args.threads == 0 {
+        return Err("--epochs (but with --init or --from-built-in), --batch and --threads must be at least 1".into());
     }
     let activation = Activation::by_name(&args.activation)
         .ok_or_else(|| format!("--activation {} is neither crelu nor screlu", args.activation))?;
@@ -93,7 +99,11 @@ pub fn run(args: &TrainNetworkArgs) -> Result<(), String> {
         data: args.data.clone(),
         held_out: args.held_out.clone(),
         out: args.out.clone(),
-        init: args.init.clone(),
+        init: match (&args.init, args.from_built_in) {
+            (Some(path), _) => Init::File(path.clone()),
+            (None, true) => Init::BuiltIn,
+            (None, false) => Init::Random,
+        },
         score_weight: args.score_weight,
         mirror: args.mirror,
         teacher: args.teacher,
@@ -120,6 +130,11 @@ pub fn run(args: &TrainNetworkArgs) -> Result<(), String> {
         TrainingProgress::HandMadeLoss(loss) => {
             eprintln!("the hand-made evaluation's loss on the positions held out: {loss:.6}")
         }
+        TrainingProgress::NoBuiltIn => eprintln!(
+            "{} plays with no network {}: random weights to start from",
+            args.variant,
+            if args.on_top { "on top of its hand-made evaluation" } else { "alone" }
+        ),
         TrainingProgress::Epoch(r) => match r.training_loss {
             None => eprintln!("the starting network's loss on the positions held out: {:.6}", r.validation_loss),
             Some(loss) => eprintln!(

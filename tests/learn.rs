@@ -41,6 +41,8 @@ fn learn_writes_every_step_the_same_from_the_same_seed_and_goes_on_after_a_stop(
     assert!(run.status.success(), "{out}\n{err}");
     assert!(out.contains("learnt standard in") && out.contains("40 games"), "{out}");
     assert!(out.contains("fit: held-out loss") && out.contains("gate: "), "{out}");
+    // Standard chess plays with a network: the run's trains on from it.
+    assert!(out.contains("at the start, the network it plays with"), "{out}");
     assert!(err.contains("book: ") && err.contains("self-play: 40 games, "), "{err}");
 
     // The book's positions are the variant's, and level enough to be kept.

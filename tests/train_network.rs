@@ -2,7 +2,8 @@
 //! network file that the search reads back and that fits the variant, in
 //! each variant with a board the network can have; bad arguments and data
 //! named, with nothing written; `--held-out` files held out whole;
-//! `--teacher`'s targets taken from the evaluation, not the data.
+//! `--teacher`'s targets taken from the evaluation, not the data;
+//! `--from-built-in` starting from the network the variant plays with.
 
 use protean_rules::AnyRules;
 use protean_search::nnue::{Activation, Network};
@@ -276,6 +277,48 @@ fn a_teacher_gives_the_targets_whatever_the_data_say() {
         assert!(!net.exists());
     }
     for file in [data, lying, net] {
+        std::fs::remove_file(file).ok();
+    }
+}
+
+#[test]
+fn from_built_in_starts_from_the_network_the_variant_plays_with() {
+    let (data, net) = (temp("fb.data"), temp("fb.nnue"));
+    let (d, n) = (data.to_str().unwrap(), net.to_str().unwrap());
+    let train = |pre: &[&str], extra: &[&str]| {
+        let run = protean(&[pre, &["train-network", "--data", d, "--out", n, "--batch", "64"], extra].concat());
+        (run.status.success(), String::from_utf8_lossy(&run.stderr).to_string())
+    };
+    let starting = "the starting network's loss on the positions held out:";
+    datagen("standard", 16, &data);
+    // Standard chess's built-in network, on top: the file it is built from.
+    let (ok, from_built_in) = train(&[], &["--on-top", "--epochs", "0", "--from-built-in"]);
+    assert!(ok, "{from_built_in}");
+    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/crates/search/networks/standard.nnue");
+    let (ok, from_file) = train(&[], &["--on-top", "--epochs", "0", "--init", file]);
+    assert!(ok, "{from_file}");
+    assert_eq!(figure_after(&from_built_in, starting), figure_after(&from_file, starting));
+    // None alone: random weights, said; with no epochs, an error and no file.
+    std::fs::remove_file(&net).unwrap();
+    let (ok, said) = train(&[], &["--epochs", "1", "--from-built-in"]);
+    assert!(ok && said.contains("standard plays with no network alone: random weights") && !said.contains(starting));
+    std::fs::remove_file(&net).unwrap();
+    let (ok, said) = train(&[], &["--epochs", "0", "--from-built-in"]);
+    assert!(!ok && said.contains("standard plays with no network alone to start from"), "{said}");
+    assert!(!net.exists());
+    let (ok, said) = train(&[], &["--epochs", "1", "--from-built-in", "--init", file]);
+    assert!(!ok && said.contains("--init"), "{said}");
+
+    // Almost chess (a chancellor for the queen) is lent standard chess's
+    // network through its kinds, and starts from it.
+    let almost = concat!(env!("CARGO_MANIFEST_DIR"), "/epd/variants/almost.ini");
+    let pre = ["--variants", almost];
+    let datagen = ["datagen", "--variant", "almost", "--games", "8", "--nodes", "300", "--max-plies", "80", "--out", d];
+    let run = protean(&[&pre[..], &datagen[..]].concat());
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    let (ok, said) = train(&pre, &["--variant", "almost", "--on-top", "--epochs", "0", "--from-built-in"]);
+    assert!(ok && said.contains(starting), "{said}");
+    for file in [data, net] {
         std::fs::remove_file(file).ok();
     }
 }

@@ -22,8 +22,10 @@
 //! 4. **Fit** (`weights.txt`): `protean tune` (Texel's method) from the
 //!    hand-set defaults on every chunk, results blended with the scores.
 //! 5. **Network** (`network.nnue`): `protean train-network`, on top of
-//!    the fitted weights; kept when its held-out loss is below the fitted
-//!    evaluation's alone by [`NETWORK_GAIN`] (on little data it is not).
+//!    the fitted weights, from the network the variant plays with where
+//!    it has one (`--from-built-in`); kept when its held-out loss is below
+//!    the fitted evaluation's alone by [`NETWORK_GAIN`] (on little data it
+//!    is not).
 //! 6. **Gate** (`gate.pgn`): `protean match -sprt` of the learnt files
 //!    against the defaults (the built-in weights, and the built-in network
 //!    where the variant has one), from the book, colours swapped, until
@@ -119,6 +121,9 @@ pub struct Learnt {
     /// The held-out losses: the fitted evaluation's alone, then with the
     /// network on top; `None` where no network was trained.
     pub network: Option<(f64, f64)>,
+    /// The held-out loss of the network the variant plays with, where
+    /// the training started from it.
+    pub network_start: Option<f64>,
     pub network_kept: bool,
     /// The gate's last score line and verdict.
     pub gate: Option<String>,
@@ -197,6 +202,9 @@ pub fn learn(l: &Learning, mut say: impl FnMut(&str)) -> Result<Learnt, String> 
     let network = l.dir.join("network.nnue");
     let net_log = l.dir.join("logs/network.log");
     let mut args = strings(&["train-network", "--variant", &l.variant, "--on-top", "--mirror", "--epochs", "10"]);
+    // From the network the variant plays with, where it has one (lent
+    // through its kinds, say): the run's data refine it.
+    args.push("--from-built-in".into());
     args.extend(strings(&["--score-weight", score_weight]));
     args.extend(strings(&["--threads", &l.concurrency.to_string(), "--seed", &l.seed.to_string()]));
     args.extend(["--weights".into(), weights.display().to_string(), "--data".into()]);
@@ -206,6 +214,7 @@ pub fn learn(l: &Learning, mut say: impl FnMut(&str)) -> Result<Learnt, String> 
     // weights alone.
     let trained = write_by_step(l, args, &network, &net_log);
     learnt.network = trained.as_ref().ok().and_then(|()| network_losses(&net_log));
+    learnt.network_start = trained.as_ref().ok().and_then(|()| starting_loss(&net_log));
     learnt.network_kept = learnt.network.is_some_and(|(alone, with)| with < alone * (1.0 - NETWORK_GAIN));
     say(&format!(
         "[{}] network: {}",
@@ -214,7 +223,10 @@ pub fn learn(l: &Learning, mut say: impl FnMut(&str)) -> Result<Learnt, String> 
             (Err(e), _) => format!("not trained ({e}); the weights go on alone"),
             (Ok(()), None) => "no losses in its log; not used".into(),
             (Ok(()), Some((alone, with))) => format!(
-                "held-out loss {alone:.6} without, {with:.6} with; {}",
+                "held-out loss {alone:.6} without, {with:.6} with{}; {}",
+                learnt.network_start.map_or(String::new(), |s| format!(
+                    " (trained on from the network the variant plays with, {s:.6} on the fitted weights)"
+                )),
                 if learnt.network_kept { "it is used" } else { "not used (it does not pay)" }
             ),
         }
@@ -508,11 +520,21 @@ fn fit_losses(line: &str) -> Option<(f64, f64)> {
 /// The hand-made evaluation's held-out loss and the kept network's, from
 /// `train-network`'s log.
 fn network_losses(log: &Path) -> Option<(f64, f64)> {
-    let number = |line: String| line.rsplit([' ', '(']).find_map(|w| w.trim_end_matches(')').parse::<f64>().ok());
     let text = Step::read_log(log);
-    let alone = number(Step::last_line(&text, "the hand-made evaluation's loss")?)?;
-    let with = number(Step::last_line(&text, "wrote ")?)?;
+    let alone = last_number(Step::last_line(&text, "the hand-made evaluation's loss")?)?;
+    let with = last_number(Step::last_line(&text, "wrote ")?)?;
     Some((alone, with))
+}
+
+/// The held-out loss of the network `train-network` started from, from
+/// its log; `None` where it started from random weights.
+fn starting_loss(log: &Path) -> Option<f64> {
+    last_number(Step::last_line(&Step::read_log(log), "the starting network's loss")?)
+}
+
+/// The last number of a tool's line, bare or in brackets.
+fn last_number(line: String) -> Option<f64> {
+    line.rsplit([' ', '(']).find_map(|w| w.trim_end_matches(')').parse::<f64>().ok())
 }
 
 #[cfg(test)]
@@ -535,6 +557,16 @@ mod tests {
         )
         .unwrap();
         assert_eq!(network_losses(&log), Some((0.012, 0.011)));
+        assert_eq!(starting_loss(&log), None);
+        std::fs::write(
+            &log,
+            "the hand-made evaluation's loss on the positions held out: 0.012000\n\
+             the starting network's loss on the positions held out: 0.011500\nepoch 1/6: loss 0.1\n\
+             wrote n.nnue: the network after the epoch whose held-out loss was lowest (0.011000)\n",
+        )
+        .unwrap();
+        assert_eq!(network_losses(&log), Some((0.012, 0.011)));
+        assert_eq!(starting_loss(&log), Some(0.0115));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

@@ -22,7 +22,7 @@ mod texel;
 mod tuning;
 
 pub use network::{expected_result, train, EpochReport, FloatNetwork, Start, TrainOptions, TrainingSet};
-pub use network_training::{train_network, NetworkTraining, TrainingProgress};
+pub use network_training::{train_network, Init, NetworkTraining, TrainingProgress};
 pub use records::{format_record, parse_record, read_records};
 pub use texel::{fit, unused_terms, DataSet, Fit, Freedom};
 pub use tuning::{tune, Fitted, TuneProgress, Tuning};

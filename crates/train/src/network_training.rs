@@ -53,9 +53,8 @@ pub struct NetworkTraining {
     pub held_out: Vec<PathBuf>,
     /// The network file to write.
     pub out: PathBuf,
-    /// A network file to start from instead of random weights (of the
-    /// same board, alone or on top as `on_top` says).
-    pub init: Option<PathBuf>,
+    /// What the network starts from.
+    pub init: Init,
     /// How much of each target is the search's score, 0 to 1.
     pub score_weight: f32,
     /// Train on each position with its files mirrored too.
@@ -70,6 +69,24 @@ pub struct NetworkTraining {
     pub options: TrainOptions,
 }
 
+/// What a training starts from.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Init {
+    /// Small random weights.
+    Random,
+    /// A network file (of the same board, alone or on top as the
+    /// training is).
+    File(PathBuf),
+    /// The network the variant plays with by default
+    /// (`protean_search::nnue::built_in`: its own, its variant file's, or
+    /// one lent through its kinds), where it has one made the same way
+    /// (alone or on top); random weights where it has not. A variant that
+    /// plays with a network learns more from it than from nothing: its
+    /// own games' few hundred thousand positions refine what millions
+    /// taught the network.
+    BuiltIn,
+}
+
 /// How a training goes, for whoever watches.
 pub enum TrainingProgress {
     /// Every 500,000 positions read.
@@ -79,6 +96,9 @@ pub enum TrainingProgress {
     /// The hand-made evaluation's loss on the positions held out: the
     /// network's is worth something when it is below it.
     HandMadeLoss(f64),
+    /// `Init::BuiltIn` found no network made the same way: the training
+    /// starts from random weights.
+    NoBuiltIn,
     /// The start's loss (epoch 0, where it was trained before), then
     /// each epoch's.
     Epoch(EpochReport),
@@ -115,11 +135,24 @@ fn train_on<B: Bitboard>(
 ) -> Result<f64, String> {
     // The network to start from is read first: a mistake in it is told
     // before the data are.
+    let from = |net: &Network| Start::From(FloatNetwork::from_network(net, rules.geometry));
     let start = match &training.init {
-        None => Start::Random,
-        Some(path) => {
-            Start::From(FloatNetwork::from_network(&network_to_start_from(rules, path, training)?, rules.geometry))
-        }
+        Init::Random => Start::Random,
+        Init::File(path) => from(&network_to_start_from(rules, path, training)?),
+        Init::BuiltIn => match built_in(rules).filter(|net| net.on_top == training.options.on_top) {
+            Some(net) => from(net),
+            None if training.options.epochs == 0 => {
+                let made = if training.options.on_top { "on top of its hand-made evaluation" } else { "alone" };
+                return Err(format!(
+                    "{} plays with no network {made} to start from, and --epochs is 0",
+                    rules.variant.name
+                ));
+            }
+            None => {
+                progress(TrainingProgress::NoBuiltIn);
+                Start::Random
+            }
+        },
     };
     let sets = read_sets(rules, training, &mut progress)?;
     let net = network::train(start, &sets.training, &sets.validation, &training.options, |r| {
