@@ -105,6 +105,8 @@ pub fn run(args: &LearnArgs, variant_files: &[PathBuf]) -> Result<(), String> {
     if learnt.installed.is_empty() {
         if learnt.verdict.as_deref() == Some("SPRT: H0 was accepted") {
             println!("nothing installed: the gate rejected the learnt files");
+        } else if learnt.verdict.as_deref() == Some(protean_learn::NOT_GATED) {
+            println!("nothing installed: nothing learnt to gate");
         } else {
             println!("nothing installed: the gate has not decided (run again to go on with it)");
         }

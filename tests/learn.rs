@@ -1,6 +1,7 @@
 //! `protean learn` end to end, on a few fast games: every step's file,
 //! the same files again from the same seed, a run that goes on from what
-//! its directory holds, a teacher's scores (Protean as the teacher), a
+//! its directory holds, a teacher's scores (Protean as the teacher), the
+//! network a variant plays with refined instead of fitted weights, a
 //! network that cannot be trained passed over, bad options refused with
 //! nothing written, and no step left running by a run that was killed.
 
@@ -13,15 +14,27 @@ fn temp(name: &str) -> PathBuf {
     std::env::temp_dir().join(format!("protean-learn-{}-{name}", std::process::id()))
 }
 
-/// A short run: 40 games at 300 nodes a move, the gate until 0.2 minutes
-/// have passed.
+/// Chess promoting to a queen or rook only: no network reaches it (none
+/// is lent across promotions), so a run fits weights and trains a
+/// network of its own.
+const NO_NETWORK: &str = "[nonet:chess]\npromotionPieceTypes = qr\n";
+
+/// A short run of `nonet` (its file written beside `dir`): 40 games at
+/// 300 nodes a move, the gate until 0.2 minutes have passed.
 fn learn(dir: &Path) -> Output {
     learn_with(dir, &[])
 }
 
 fn learn_with(dir: &Path, extra: &[&str]) -> Output {
-    let args = ["learn", "--variant", "standard", "--games", "40", "--nodes", "300", "--seed", "5", "--minutes", "0.2"];
+    let file = dir.with_extension("ini");
+    std::fs::write(&file, NO_NETWORK).unwrap();
+    run_learn(&["--variants", file.to_str().unwrap(), "learn", "--variant", "nonet"], dir, extra)
+}
+
+fn run_learn(variant: &[&str], dir: &Path, extra: &[&str]) -> Output {
+    let args = ["--games", "40", "--nodes", "300", "--seed", "5", "--minutes", "0.2"];
     Command::new(env!("CARGO_BIN_EXE_protean"))
+        .args(variant)
         .args(args)
         .args(["--tc", "1+0.01", "--concurrency", "2", "--out", dir.to_str().unwrap()])
         .args(extra)
@@ -39,22 +52,23 @@ fn learn_writes_every_step_the_same_from_the_same_seed_and_goes_on_after_a_stop(
     let run = learn(&first);
     let (out, err) = (String::from_utf8_lossy(&run.stdout), String::from_utf8_lossy(&run.stderr));
     assert!(run.status.success(), "{out}\n{err}");
-    assert!(out.contains("learnt standard in") && out.contains("40 games"), "{out}");
+    assert!(out.contains("learnt nonet in") && out.contains("40 games"), "{out}");
     assert!(out.contains("fit: held-out loss") && out.contains("gate: "), "{out}");
-    // Standard chess plays with a network: the run's trains on from it.
-    assert!(out.contains("at the start, the network it plays with"), "{out}");
+    assert!(!out.contains("at the start"), "no network to start from: {out}");
     assert!(err.contains("book: ") && err.contains("self-play: 40 games, "), "{err}");
 
-    // The book's positions are the variant's, and level enough to be kept.
+    // The book's positions are the variant's (chess's), and level enough
+    // to be kept.
     let rules = AnyRules::by_name("standard").unwrap();
     let book = read(first.join("book.epd"));
     assert!(book.lines().count() > 20, "{book}");
     for fen in book.lines() {
         rules.from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
     }
-    // The weights read back for the variant; the network was trained.
+    // The weights read back for the variant (chess's pieces); the network
+    // was trained.
     let weights = read(first.join("weights.txt"));
-    assert!(weights.starts_with("# Evaluation weights for standard"), "{weights}");
+    assert!(weights.starts_with("# Evaluation weights for nonet"), "{weights}");
     let start = rules.start();
     protean_rules::with_position!(&start, p => EvalTables::with_weights(p.rules(), &weights).map(drop)).unwrap();
     assert!(first.join("network.nnue").exists());
@@ -74,8 +88,28 @@ fn learn_writes_every_step_the_same_from_the_same_seed_and_goes_on_after_a_stop(
     assert!(err.contains("(kept)") && err.contains("self-play: 1 chunks (kept)"), "{err}");
     assert_eq!(read(first.join("weights.txt")), weights);
     for dir in [first, second] {
+        std::fs::remove_file(dir.with_extension("ini")).unwrap();
         std::fs::remove_dir_all(dir).unwrap();
     }
+}
+
+#[test]
+fn the_network_a_variant_plays_with_is_refined_over_the_default_weights() {
+    // Standard chess plays with its built-in network: no fit, the network
+    // trained on from it, and the gate plays it alone.
+    let dir = temp("refined");
+    let run = run_learn(&["learn", "--variant", "standard"], &dir, &[]);
+    let (out, err) = (String::from_utf8_lossy(&run.stdout), String::from_utf8_lossy(&run.stderr));
+    assert!(run.status.success(), "{out}\n{err}");
+    assert!(err.contains("fit: none (standard plays with a network, which the run refines"), "{err}");
+    assert!(!out.contains("fit: ") && !dir.join("weights.txt").exists(), "{out}");
+    assert!(out.contains("at the start, the network it plays with"), "{out}");
+    let network_log = read(dir.join("logs/network.log"));
+    assert!(network_log.contains("the starting network's loss"), "{network_log}");
+    // Gated where it pays, else nothing to gate.
+    let gated = out.contains("(used;") && dir.join("logs/gate.log").exists();
+    assert!(gated || out.contains("nothing installed: nothing learnt to gate"), "{out}");
+    std::fs::remove_dir_all(dir).unwrap();
 }
 
 #[test]
@@ -98,6 +132,7 @@ fn a_teacher_scores_every_self_play_position_and_the_fit_reads_its_scores() {
     let again = learn_with(&dir, &teacher);
     let err = String::from_utf8_lossy(&again.stderr);
     assert!(again.status.success() && err.contains("(1 kept)"), "{err}");
+    std::fs::remove_file(dir.with_extension("ini")).unwrap();
     std::fs::remove_dir_all(dir).unwrap();
 }
 
