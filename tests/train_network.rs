@@ -309,14 +309,14 @@ fn from_built_in_starts_from_the_network_the_variant_plays_with() {
     let (ok, said) = train(&[], &["--epochs", "1", "--from-built-in", "--init", file]);
     assert!(!ok && said.contains("--init"), "{said}");
 
-    // Almost chess (a chancellor for the queen) is lent standard chess's
+    // Amazon chess (an amazon for the queen) is lent standard chess's
     // network through its kinds, and starts from it.
-    let almost = concat!(env!("CARGO_MANIFEST_DIR"), "/epd/variants/almost.ini");
-    let pre = ["--variants", almost];
-    let datagen = ["datagen", "--variant", "almost", "--games", "8", "--nodes", "300", "--max-plies", "80", "--out", d];
+    let amazon = concat!(env!("CARGO_MANIFEST_DIR"), "/epd/variants/amazon.ini");
+    let pre = ["--variants", amazon];
+    let datagen = ["datagen", "--variant", "amazon", "--games", "8", "--nodes", "300", "--max-plies", "80", "--out", d];
     let run = protean(&[&pre[..], &datagen[..]].concat());
     assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
-    let (ok, said) = train(&pre, &["--variant", "almost", "--on-top", "--epochs", "0", "--from-built-in"]);
+    let (ok, said) = train(&pre, &["--variant", "amazon", "--on-top", "--epochs", "0", "--from-built-in"]);
     assert!(ok && said.contains(starting), "{said}");
     for file in [data, net] {
         std::fs::remove_file(file).ok();
