@@ -241,15 +241,17 @@ fn a_variant_takes_the_fitted_files_of_the_game_it_evaluates_as() {
 
 #[test]
 fn a_variant_that_puts_a_piece_in_place_of_another_reads_a_network_through_its_kinds() {
-    // Chess with a chancellor for the queen, its kinds in another order
-    // (P N B R K C against standard chess's P N B R Q K): the network
-    // lent reads the chancellor as the queen, so the same placements
-    // evaluate alike. With two pieces changed, no network is lent.
+    // Chess with an archbishop for the queen (no repository file has that
+    // game, so nothing but lending reaches it), its kinds in another
+    // order (P N B R K A against standard chess's P N B R Q K): the
+    // network lent reads the archbishop as the queen, so the same
+    // placements evaluate alike. With two pieces changed, no network is
+    // lent.
     protean_rules::variants::load(
-        "[chancellorforqueen:chess]\nqueen = -\nchancellor = c\n\
-         startFen = rnbckbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBCKBNR w KQkq - 0 1\npromotionPieceTypes = crbn\n\n\
-         [twochanged:chancellorforqueen]\nbishop = -\narchbishop = a\n\
-         startFen = rnackanr/pppppppp/8/8/8/8/PPPPPPPP/RNACKANR w KQkq - 0 1\npromotionPieceTypes = cran\n",
+        "[archbishopforqueen:chess]\nqueen = -\narchbishop = a\n\
+         startFen = rnbakbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBAKBNR w KQkq - 0 1\npromotionPieceTypes = arbn\n\n\
+         [twochanged:archbishopforqueen]\nbishop = -\nchancellor = c\n\
+         startFen = rncakcnr/pppppppp/8/8/8/8/PPPPPPPP/RNCAKCNR w KQkq - 0 1\npromotionPieceTypes = arcn\n",
     )
     .expect("the test's variants load");
     let evaluate = |name: &str, fen: &str| {
@@ -267,12 +269,12 @@ fn a_variant_that_puts_a_piece_in_place_of_another_reads_a_network_through_its_k
     for fen in fens {
         let (standard_kinds, standard) = evaluate("standard", fen);
         let (placement, rest) = fen.split_once(' ').unwrap();
-        let placement = placement.replace('q', "c").replace('Q', "C");
-        let (kinds, lent) = evaluate("chancellorforqueen", &format!("{placement} {rest}"));
-        assert_eq!((standard_kinds.as_str(), kinds.as_str()), ("PNBRQK", "PNBRKC"));
+        let placement = placement.replace('q', "a").replace('Q', "A");
+        let (kinds, lent) = evaluate("archbishopforqueen", &format!("{placement} {rest}"));
+        assert_eq!((standard_kinds.as_str(), kinds.as_str()), ("PNBRQK", "PNBRKA"));
         assert!(standard.is_some());
         assert_eq!(lent, standard, "{fen}");
     }
-    let (_, none) = evaluate("twochanged", "rnackanr/pppppppp/8/8/8/8/PPPPPPPP/RNACKANR w KQkq - 0 1");
+    let (_, none) = evaluate("twochanged", "rncakcnr/pppppppp/8/8/8/8/PPPPPPPP/RNCAKCNR w KQkq - 0 1");
     assert_eq!(none, None);
 }
