@@ -130,11 +130,9 @@ pub fn run(args: &TrainNetworkArgs) -> Result<(), String> {
         TrainingProgress::HandMadeLoss(loss) => {
             eprintln!("the hand-made evaluation's loss on the positions held out: {loss:.6}")
         }
-        TrainingProgress::NoBuiltIn => eprintln!(
-            "{} plays with no network {}: random weights to start from",
-            args.variant,
-            if args.on_top { "on top of its hand-made evaluation" } else { "alone" }
-        ),
+        TrainingProgress::NoBuiltIn(made) => {
+            eprintln!("{} plays with no network {made}: random weights to start from", args.variant)
+        }
         TrainingProgress::Epoch(r) => match r.training_loss {
             None => eprintln!("the starting network's loss on the positions held out: {:.6}", r.validation_loss),
             Some(loss) => eprintln!(

@@ -96,9 +96,10 @@ pub enum TrainingProgress {
     /// The hand-made evaluation's loss on the positions held out: the
     /// network's is worth something when it is below it.
     HandMadeLoss(f64),
-    /// `Init::BuiltIn` found no network made the same way: the training
+    /// `Init::BuiltIn` found no network made the same way (as it says:
+    /// "alone", "on top of its hand-made evaluation"): the training
     /// starts from random weights.
-    NoBuiltIn,
+    NoBuiltIn(&'static str),
     /// The start's loss (epoch 0, where it was trained before), then
     /// each epoch's.
     Epoch(EpochReport),
@@ -139,20 +140,22 @@ fn train_on<B: Bitboard>(
     let start = match &training.init {
         Init::Random => Start::Random,
         Init::File(path) => from(&network_to_start_from(rules, path, training)?),
-        Init::BuiltIn => match built_in(rules).filter(|net| net.on_top == training.options.on_top) {
-            Some(net) => from(net),
-            None if training.options.epochs == 0 => {
-                let made = if training.options.on_top { "on top of its hand-made evaluation" } else { "alone" };
-                return Err(format!(
-                    "{} plays with no network {made} to start from, and --epochs is 0",
-                    rules.variant.name
-                ));
+        Init::BuiltIn => {
+            let made = if training.options.on_top { "on top of its hand-made evaluation" } else { "alone" };
+            match built_in(rules).filter(|net| net.on_top == training.options.on_top) {
+                Some(net) => from(net),
+                None if training.options.epochs == 0 => {
+                    return Err(format!(
+                        "{} plays with no network {made} to start from, and --epochs is 0",
+                        rules.variant.name
+                    ));
+                }
+                None => {
+                    progress(TrainingProgress::NoBuiltIn(made));
+                    Start::Random
+                }
             }
-            None => {
-                progress(TrainingProgress::NoBuiltIn);
-                Start::Random
-            }
-        },
+        }
     };
     let sets = read_sets(rules, training, &mut progress)?;
     let net = network::train(start, &sets.training, &sets.validation, &training.options, |r| {
