@@ -250,7 +250,7 @@ pub fn learn(l: &Learning, mut say: impl FnMut(&str)) -> Result<Learnt, String> 
             (Ok(()), Some((alone, with))) => format!(
                 "held-out loss {alone:.6} without, {with:.6} with{}; {}",
                 learnt.network_start.map_or(String::new(), |s| format!(
-                    " (trained on from the network the variant plays with, {s:.6} on the fitted weights)"
+                    " (trained on from the network the variant plays with: {s:.6})"
                 )),
                 if learnt.network_kept { "it is used" } else { "not used (it does not pay)" }
             ),
