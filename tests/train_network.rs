@@ -309,16 +309,20 @@ fn from_built_in_starts_from_the_network_the_variant_plays_with() {
     let (ok, said) = train(&[], &["--epochs", "1", "--from-built-in", "--init", file]);
     assert!(!ok && said.contains("--init"), "{said}");
 
-    // Amazon chess (an amazon for the queen) is lent standard chess's
-    // network through its kinds, and starts from it.
-    let amazon = concat!(env!("CARGO_MANIFEST_DIR"), "/epd/variants/amazon.ini");
-    let pre = ["--variants", amazon];
-    let datagen = ["datagen", "--variant", "amazon", "--games", "8", "--nodes", "300", "--max-plies", "80", "--out", d];
+    // Chess with an archbishop for the queen (no repository file has that
+    // game) is lent standard chess's network through its kinds, and
+    // starts from it.
+    let file = temp("lent.ini");
+    let start = "startFen = rnbakbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBAKBNR w KQkq - 0 1";
+    let text = format!("[lent:chess]\nqueen = -\narchbishop = a\n{start}\npromotionPieceTypes = arbn\n");
+    std::fs::write(&file, text).unwrap();
+    let pre = ["--variants", file.to_str().unwrap()];
+    let datagen = ["datagen", "--variant", "lent", "--games", "8", "--nodes", "300", "--max-plies", "80", "--out", d];
     let run = protean(&[&pre[..], &datagen[..]].concat());
     assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
-    let (ok, said) = train(&pre, &["--variant", "amazon", "--on-top", "--epochs", "0", "--from-built-in"]);
+    let (ok, said) = train(&pre, &["--variant", "lent", "--on-top", "--epochs", "0", "--from-built-in"]);
     assert!(ok && said.contains(starting), "{said}");
-    for file in [data, net] {
+    for file in [data, net, file] {
         std::fs::remove_file(file).ok();
     }
 }
