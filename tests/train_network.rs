@@ -21,20 +21,15 @@ fn protean(args: &[&str]) -> Output {
 /// `games` short games of `variant` at 300 nodes a move, written by
 /// datagen to `out`.
 fn datagen(variant: &str, games: usize, out: &Path) {
+    datagen_loading(&[], variant, games, out);
+}
+
+/// The same, `protean` given `before` ahead of the command (`--variants
+/// FILE`).
+fn datagen_loading(before: &[&str], variant: &str, games: usize, out: &Path) {
     let games = games.to_string();
-    let run = protean(&[
-        "datagen",
-        "--variant",
-        variant,
-        "--games",
-        &games,
-        "--nodes",
-        "300",
-        "--max-plies",
-        "80",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    let args = ["datagen", "--variant", variant, "--games", &games, "--nodes", "300", "--max-plies", "80", "--out"];
+    let run = protean(&[before, &args[..], &[out.to_str().unwrap()]].concat());
     assert!(run.status.success(), "{variant}: {}", String::from_utf8_lossy(&run.stderr));
 }
 
@@ -312,17 +307,15 @@ fn from_built_in_starts_from_the_network_the_variant_plays_with() {
     // Chess with an archbishop for the queen (no repository file has that
     // game) is lent standard chess's network through its kinds, and
     // starts from it.
-    let file = temp("lent.ini");
+    let lent_file = temp("lent.ini");
     let start = "startFen = rnbakbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBAKBNR w KQkq - 0 1";
     let text = format!("[lent:chess]\nqueen = -\narchbishop = a\n{start}\npromotionPieceTypes = arbn\n");
-    std::fs::write(&file, text).unwrap();
-    let pre = ["--variants", file.to_str().unwrap()];
-    let datagen = ["datagen", "--variant", "lent", "--games", "8", "--nodes", "300", "--max-plies", "80", "--out", d];
-    let run = protean(&[&pre[..], &datagen[..]].concat());
-    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    std::fs::write(&lent_file, text).unwrap();
+    let pre = ["--variants", lent_file.to_str().unwrap()];
+    datagen_loading(&pre, "lent", 8, &data);
     let (ok, said) = train(&pre, &["--variant", "lent", "--on-top", "--epochs", "0", "--from-built-in"]);
     assert!(ok && said.contains(starting), "{said}");
-    for file in [data, net, file] {
+    for file in [data, net, lent_file] {
         std::fs::remove_file(file).ok();
     }
 }
