@@ -97,8 +97,7 @@ pub fn run(args: &LearnArgs, variant_files: &[PathBuf]) -> Result<(), String> {
     }
     if let Some((alone, with)) = learnt.network {
         let used = if learnt.network_kept { "used" } else { "not used" };
-        let start =
-            learnt.network_start.map_or(String::new(), |s| format!("; {s:.6} at the start, the network it plays with"));
+        let start = learnt.network_start.map_or(String::new(), |s| format!("; {s:.6} the network it started from"));
         println!("network: held-out loss {alone:.6} without, {with:.6} with ({used}{start})");
     }
     println!("gate: {} {}", learnt.gate.as_deref().unwrap_or("no game"), learnt.verdict.as_deref().unwrap_or(""));

@@ -62,8 +62,9 @@ pub struct TrainNetworkArgs {
     init: Option<PathBuf>,
     /// Start from the network the variant plays with by default (its own,
     /// its variant file's, or one lent it through its kinds) where it has
-    /// one made the same way (alone or on top as `--on-top` says); from
-    /// random weights where it has not.
+    /// one made the same way (alone or on top as `--on-top` says); else,
+    /// on top, from a built-in game's stretched to its board and kinds;
+    /// from random weights where there is neither.
     #[arg(long)]
     from_built_in: bool,
     /// Hold out these files' positions (datagen's format), all of them,
@@ -133,6 +134,10 @@ pub fn run(args: &TrainNetworkArgs) -> Result<(), String> {
         TrainingProgress::NoBuiltIn(made) => {
             eprintln!("{} plays with no network {made}: random weights to start from", args.variant)
         }
+        TrainingProgress::LentAcrossBoards(lender) => eprintln!(
+            "{} plays with no network: {lender}'s, stretched to its board and kinds, to start from",
+            args.variant
+        ),
         TrainingProgress::Epoch(r) => match r.training_loss {
             None => eprintln!("the starting network's loss on the positions held out: {:.6}", r.validation_loss),
             Some(loss) => eprintln!(

@@ -14,10 +14,10 @@ fn temp(name: &str) -> PathBuf {
     std::env::temp_dir().join(format!("protean-learn-{}-{name}", std::process::id()))
 }
 
-/// Chess promoting to a queen or rook only: no network reaches it (none
-/// is lent across promotions), so a run fits weights and trains a
-/// network of its own.
-const NO_NETWORK: &str = "[nonet:chess]\npromotionPieceTypes = qr\n";
+/// Chess whose pawns never step two: no network reaches it or is lent to
+/// it (a pawn that moves otherwise than the lender's lends nothing), so a
+/// run fits weights and trains a network of its own.
+const NO_NETWORK: &str = "[nonet:chess]\ndoubleStep = false\n";
 
 /// A short run of `nonet` (its file written beside `dir`): 40 games at
 /// 300 nodes a move, the gate until 0.2 minutes have passed.
@@ -103,7 +103,7 @@ fn the_network_a_variant_plays_with_is_refined_over_the_default_weights() {
     assert!(run.status.success(), "{out}\n{err}");
     assert!(err.contains("fit: none (standard plays with a network, which the run refines"), "{err}");
     assert!(!out.contains("fit: ") && !dir.join("weights.txt").exists(), "{out}");
-    assert!(out.contains("at the start, the network it plays with"), "{out}");
+    assert!(out.contains("the network it started from"), "{out}");
     let network_log = read(dir.join("logs/network.log"));
     assert!(network_log.contains("the starting network's loss"), "{network_log}");
     // Gated where it pays, else nothing to gate.

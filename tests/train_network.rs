@@ -315,6 +315,21 @@ fn from_built_in_starts_from_the_network_the_variant_plays_with() {
     datagen_loading(&pre, "lent", 8, &data);
     let (ok, said) = train(&pre, &["--variant", "lent", "--on-top", "--epochs", "0", "--from-built-in"]);
     assert!(ok && said.contains(starting), "{said}");
+
+    // Chess on 9x9 with a chancellor, promoting to neither it nor the
+    // queen (so no file's network reaches it), plays with no network; it
+    // starts from standard chess's stretched to its board, on top only.
+    let nine = "[ninebynine:chess]\nmaxRank = 9\nmaxFile = i\nchancellor = c\n\
+                startFen = rnbqkcnbr/ppppppppp/9/9/9/9/9/PPPPPPPPP/RNBQKCNBR w - - 0 1\n\
+                promotionPieceTypes = rbn\npromotionRegionWhite = *9\npromotionRegionBlack = *1\n\
+                doubleStepRegionWhite = *2\ndoubleStepRegionBlack = *8\n";
+    std::fs::write(&lent_file, nine).unwrap();
+    let pre = ["--variants", lent_file.to_str().unwrap()];
+    datagen_loading(&pre, "ninebynine", 8, &data);
+    let (ok, said) = train(&pre, &["--variant", "ninebynine", "--on-top", "--epochs", "0", "--from-built-in"]);
+    assert!(ok && said.contains("standard's, stretched to its board and kinds") && said.contains(starting), "{said}");
+    let (ok, said) = train(&pre, &["--variant", "ninebynine", "--epochs", "0", "--from-built-in"]);
+    assert!(!ok && said.contains("ninebynine plays with no network alone to start from"), "{said}");
     for file in [data, net, lent_file] {
         std::fs::remove_file(file).ok();
     }

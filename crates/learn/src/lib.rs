@@ -26,12 +26,17 @@
 //!    evaluation's alone by [`NETWORK_GAIN`] (on little data it is not).
 //!
 //!    A variant that plays with a network already (its own, or one lent
-//!    through its kinds) is refined instead: no fit, and that network
-//!    trained on from where it is (`--from-built-in`, at
-//!    [`REFINING_RATE`]) over the default weights it was made to go on
-//!    top of. Fitted weights under it, and the network trained on at the
-//!    rate a new one starts at, lost to the lent network by 120 Elo in
-//!    Almost chess; refined, the same data gained 101 (docs/results.md).
+//!    through its kinds), or that a built-in game's can be lent to across
+//!    boards (`protean_search::nnue::lent_across_boards`: Chancellor
+//!    chess's 9x9 board reads standard chess's), is refined instead: no
+//!    fit, and that network trained on from where it is
+//!    (`--from-built-in`, at [`REFINING_RATE`]) over the default weights
+//!    it was made to go on top of. Fitted weights under it, and the
+//!    network trained on at the rate a new one starts at, lost to the lent
+//!    network by 120 Elo in Almost chess; refined, the same data gained
+//!    101 (docs/results.md). In Chancellor chess, where fitted weights and
+//!    a network of its own lost to the defaults, standard chess's
+//!    stretched and refined beat them.
 //! 6. **Gate** (`gate.pgn`): `protean match -sprt` of the learnt files
 //!    against the defaults (the built-in weights, and the built-in network
 //!    where the variant has one), from the book, colours swapped, until
@@ -75,9 +80,9 @@ const TAUGHT_SCORE_WEIGHT: &str = "1.0";
 /// Fairy-Stockfish at 4,000 nodes scores about 95 positions a second, and
 /// self-play at 5,000 nodes writes about 160.
 pub const SELF_PLAY_SHARE_TAUGHT: f64 = 0.35;
-/// Adam's first step size when the network the variant plays with is
-/// trained on: a third of a new network's, so that the run's data refine
-/// it rather than overwrite it.
+/// Adam's first step size when a network is refined (the one the
+/// variant plays with, or one stretched to its board): a third of a new
+/// network's, so that the run's data refine it rather than overwrite it.
 pub const REFINING_RATE: &str = "0.0003";
 /// The verdict of a run whose network was refined and does not pay:
 /// nothing learnt goes to the gate.
@@ -134,8 +139,7 @@ pub struct Learnt {
     /// The held-out losses: the fitted evaluation's alone, then with the
     /// network on top; `None` where no network was trained.
     pub network: Option<(f64, f64)>,
-    /// The held-out loss of the network the variant plays with, where
-    /// the training started from it.
+    /// The held-out loss of the network a refining run started from.
     pub network_start: Option<f64>,
     pub network_kept: bool,
     /// The gate's last score line and verdict.
@@ -197,13 +201,13 @@ pub fn learn(l: &Learning, mut say: impl FnMut(&str)) -> Result<Learnt, String> 
     };
     let chunks: Vec<String> = chunks.iter().map(|p| p.display().to_string()).collect();
 
-    // 4. The fit, unless the network the variant plays with is refined
-    // over the default weights.
-    let refining = plays_with_a_network(&l.variant)?;
+    // 4. The fit, unless a network is refined over the default weights.
+    let to_refine = network_to_refine(&l.variant)?;
+    let refining = to_refine.is_some();
     let weights = l.dir.join("weights.txt");
-    if refining {
+    if let Some(network) = to_refine {
         say(&format!(
-            "[{}] fit: none ({} plays with a network, which the run refines over the default weights)",
+            "[{}] fit: none ({} {network}, which the run refines over the default weights)",
             clock(Instant::now()),
             l.variant
         ));
@@ -249,9 +253,7 @@ pub fn learn(l: &Learning, mut say: impl FnMut(&str)) -> Result<Learnt, String> 
             (Ok(()), None) => "no losses in its log; not used".into(),
             (Ok(()), Some((alone, with))) => format!(
                 "held-out loss {alone:.6} without, {with:.6} with{}; {}",
-                learnt.network_start.map_or(String::new(), |s| format!(
-                    " (trained on from the network the variant plays with: {s:.6})"
-                )),
+                learnt.network_start.map_or(String::new(), |s| format!(" (the network it started from: {s:.6})")),
                 if learnt.network_kept { "it is used" } else { "not used (it does not pay)" }
             ),
         }
@@ -330,16 +332,25 @@ pub fn learn(l: &Learning, mut say: impl FnMut(&str)) -> Result<Learnt, String> 
     Ok(learnt)
 }
 
-/// Whether `variant` plays with a network on top of its hand-made
-/// evaluation by default: its own, or one lent it through its kinds.
-fn plays_with_a_network(variant: &str) -> Result<bool, String> {
-    use protean_rules::AnyRules;
-    use protean_search::nnue::{built_in, Network};
-    let on_top = |net: Option<&Network>| net.is_some_and(|net| net.on_top);
+/// The network on top of `variant`'s hand-made evaluation that a run
+/// refines, as the fit step says it: the one it plays with by default
+/// (its own, or one lent through its kinds), else a built-in game's lent
+/// across boards; `None` where there is neither.
+fn network_to_refine(variant: &str) -> Result<Option<String>, String> {
+    use protean_rules::{AnyRules, Bitboard, Rules};
+    use protean_search::nnue::{built_in, lent_across_boards};
+    fn of<B: Bitboard>(rules: &Rules<B>) -> Option<String> {
+        if built_in(rules).is_some_and(|net| net.on_top) {
+            return Some("plays with a network".into());
+        }
+        lent_across_boards(rules)
+            .filter(|(_, net)| net.on_top)
+            .map(|(lender, _)| format!("plays with none; {lender}'s is stretched to its board and kinds"))
+    }
     Ok(match AnyRules::by_name(variant).map_err(|e| e.to_string())? {
-        AnyRules::Small(r) => on_top(built_in(&r)),
-        AnyRules::Medium(r) => on_top(built_in(&r)),
-        AnyRules::Large(r) => on_top(built_in(&r)),
+        AnyRules::Small(r) => of(&r),
+        AnyRules::Medium(r) => of(&r),
+        AnyRules::Large(r) => of(&r),
     })
 }
 

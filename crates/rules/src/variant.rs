@@ -45,6 +45,12 @@ impl PieceDef {
         })
     }
 
+    /// Whether it moves as `other` (however the moves are written) and
+    /// has its role: an evaluation learnt for one may read the other.
+    pub fn moves_as(&self, other: &PieceDef) -> bool {
+        self.movement == other.movement && self.paths == other.paths && self.role == other.role
+    }
+
     /// A piece that moves by two-leg jumps only (see `paths`); `betza` is
     /// how its moves are shown to humans and GUIs.
     pub fn two_leg(name: &str, letter: char, betza: &str, paths: Vec<[Step; 2]>, role: Role) -> PieceDef {
@@ -305,11 +311,10 @@ impl Variant {
         if self.pieces.len() != other.pieces.len() || !self.same_board_and_systems(other) {
             return None;
         }
-        let moves_as = |a: &PieceDef, b: &PieceDef| a.movement == b.movement && a.paths == b.paths && a.role == b.role;
         let mut map: Vec<Option<usize>> = vec![None; self.pieces.len()];
         let mut taken = vec![false; other.pieces.len()];
         for (kind, piece) in self.pieces.iter().enumerate() {
-            if let Some(j) = (0..other.pieces.len()).find(|&j| !taken[j] && moves_as(piece, &other.pieces[j])) {
+            if let Some(j) = (0..other.pieces.len()).find(|&j| !taken[j] && piece.moves_as(&other.pieces[j])) {
                 map[kind] = Some(j);
                 taken[j] = true;
             }

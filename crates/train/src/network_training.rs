@@ -34,7 +34,7 @@ use crate::network::{self, expected_result, EpochReport, FloatNetwork, Start, Tr
 use crate::records::{count_lines, read_records};
 use protean_rules::{AnyRules, Bitboard, Color, Position, Rules};
 use protean_search::evaluate::{evaluate, EvalTables};
-use protean_search::nnue::{built_in, Network};
+use protean_search::nnue::{built_in, lent_across_boards, Network};
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -80,10 +80,11 @@ pub enum Init {
     /// The network the variant plays with by default
     /// (`protean_search::nnue::built_in`: its own, its variant file's, or
     /// one lent through its kinds), where it has one made the same way
-    /// (alone or on top); random weights where it has not. A variant that
-    /// plays with a network learns more from it than from nothing: its
-    /// own games' few hundred thousand positions refine what millions
-    /// taught the network.
+    /// (alone or on top); else a built-in game's lent across boards
+    /// (`protean_search::nnue::lent_across_boards`, on top); random
+    /// weights where there is neither. A variant learns more from a
+    /// network than from nothing: its own games' few hundred thousand
+    /// positions refine what millions taught the network.
     BuiltIn,
 }
 
@@ -100,6 +101,9 @@ pub enum TrainingProgress {
     /// "alone", "on top of its hand-made evaluation"): the training
     /// starts from random weights.
     NoBuiltIn(&'static str),
+    /// `Init::BuiltIn` starts from this built-in game's network, lent
+    /// across boards: the variant plays with none of its own.
+    LentAcrossBoards(&'static str),
     /// The start's loss (epoch 0, where it was trained before), then
     /// each epoch's.
     Epoch(EpochReport),
@@ -141,19 +145,26 @@ fn train_on<B: Bitboard>(
         Init::Random => Start::Random,
         Init::File(path) => from(&network_to_start_from(rules, path, training)?),
         Init::BuiltIn => {
-            let made = if training.options.on_top { "on top of its hand-made evaluation" } else { "alone" };
-            match built_in(rules).filter(|net| net.on_top == training.options.on_top) {
+            let on_top = training.options.on_top;
+            let made = if on_top { "on top of its hand-made evaluation" } else { "alone" };
+            match built_in(rules).filter(|net| net.on_top == on_top) {
                 Some(net) => from(net),
-                None if training.options.epochs == 0 => {
-                    return Err(format!(
-                        "{} plays with no network {made} to start from, and --epochs is 0",
-                        rules.variant.name
-                    ));
-                }
-                None => {
-                    progress(TrainingProgress::NoBuiltIn(made));
-                    Start::Random
-                }
+                None => match lent_across_boards(rules).filter(|(_, net)| net.on_top == on_top) {
+                    Some((lender, net)) => {
+                        progress(TrainingProgress::LentAcrossBoards(lender));
+                        from(&net)
+                    }
+                    None if training.options.epochs == 0 => {
+                        return Err(format!(
+                            "{} plays with no network {made} to start from, and --epochs is 0",
+                            rules.variant.name
+                        ));
+                    }
+                    None => {
+                        progress(TrainingProgress::NoBuiltIn(made));
+                        Start::Random
+                    }
+                },
             }
         }
     };

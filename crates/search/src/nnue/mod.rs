@@ -229,19 +229,54 @@ impl Network {
     /// perspective's inputs put in the variant's order of kinds.
     pub fn with_kinds_from(&self, kinds: &[usize]) -> Network {
         assert_eq!(kinds.len(), self.kinds, "a kind for each of the network's kinds");
-        // A kind's rows as White's perspective sees it: own pieces, then
-        // the other side's.
-        let rows = |color: Color, kind: usize| {
-            let first = input(self.kinds, self.cells, |cell| cell, Color::White, color, kind, 0);
-            &self.hidden_weights[first..first + self.cells]
+        self.with_inputs_from(kinds, self.cells, |cell| cell)
+    }
+
+    /// The network stretched from board `from` (its own) to board `to`,
+    /// read by a variant whose kind `k` stands for this network's kind
+    /// `kinds[k]` ([`lent_across_boards`]): a piece on a cell of `to`
+    /// reads the input of its kind on the cell of `from` at the same
+    /// fraction of the way across the files and up the ranks (nearest,
+    /// edges to edges: the back ranks, the pawns' first and last ranks
+    /// and the corners keep their meaning).
+    pub fn across_boards(
+        &self,
+        from: protean_rules::Geometry,
+        to: protean_rules::Geometry,
+        kinds: &[usize],
+    ) -> Network {
+        assert_eq!(from.cells(), self.cells, "the network's own board");
+        let along = |i: usize, to_size: usize, from_size: usize| {
+            if to_size <= 1 {
+                0
+            } else {
+                (i * (from_size - 1) + (to_size - 1) / 2) / (to_size - 1)
+            }
         };
+        self.with_inputs_from(kinds, to.cells(), |cell| {
+            from.cell(along(to.file(cell), to.width(), from.width()), along(to.rank(cell), to.height(), from.height()))
+        })
+    }
+
+    /// A network of `kinds.len()` kinds on `cells` cells whose input of
+    /// kind `k` on `cell` is this one's of kind `kinds[k]` on
+    /// `from_cell(cell)`, each perspective's own pieces first; the rest
+    /// of its weights are this one's.
+    fn with_inputs_from(&self, kinds: &[usize], cells: usize, from_cell: impl Fn(usize) -> usize + Copy) -> Network {
         let hidden_weights = [Color::White, Color::Black]
             .into_iter()
-            .flat_map(|color| kinds.iter().flat_map(move |&k| rows(color, k).iter().copied()))
+            .flat_map(|color| {
+                kinds.iter().flat_map(move |&kind| {
+                    (0..cells).map(move |cell| {
+                        self.hidden_weights
+                            [input(self.kinds, self.cells, |c| c, Color::White, color, kind, from_cell(cell))]
+                    })
+                })
+            })
             .collect();
         Network::new(
-            self.kinds,
-            self.cells,
+            kinds.len(),
+            cells,
             self.on_top,
             self.activation,
             hidden_weights,
@@ -250,7 +285,7 @@ impl Network {
             self.output_bias,
             self.output_scale,
         )
-        .expect("the same shape and weights")
+        .expect("a kind and a cell for each input")
     }
 
     /// Whether the network's inputs are `rules`' kinds on its cells.
@@ -365,12 +400,8 @@ impl<B: Bitboard> Accumulator<B> {
 /// The networks built into the binary, by variant (`networks/<variant>.nnue`).
 const BUILT_IN: &[(&str, &[u8])] = include!(concat!(env!("OUT_DIR"), "/network_files.rs"));
 
-/// The built-in network of `rules`' variant, or of a variant it evaluates
-/// as (`weights::fitted_for`: Chess960 takes standard chess's; then the
-/// repository's variant files, `variant_files`), if one fits its board
-/// and pieces; else one lent through its kinds ([`lent`]). Read once per
-/// process.
-pub fn built_in<B: Bitboard>(rules: &Rules<B>) -> Option<&'static Network> {
+/// The built-in games' networks, by game, read once per process.
+fn built_in_networks() -> &'static [(&'static str, Network)] {
     static READ: std::sync::LazyLock<Vec<(&'static str, Network)>> = std::sync::LazyLock::new(|| {
         BUILT_IN
             .iter()
@@ -379,12 +410,22 @@ pub fn built_in<B: Bitboard>(rules: &Rules<B>) -> Option<&'static Network> {
             })
             .collect()
     });
-    crate::weights::fitted_for(&READ, &rules.variant)
+    &READ
+}
+
+/// The built-in network of `rules`' variant, or of a variant it evaluates
+/// as (`weights::fitted_for`: Chess960 takes standard chess's; then the
+/// repository's variant files, `variant_files`), if one fits its board
+/// and pieces; else one lent through its kinds ([`lent`]). Read once per
+/// process.
+pub fn built_in<B: Bitboard>(rules: &Rules<B>) -> Option<&'static Network> {
+    let read = built_in_networks();
+    crate::weights::fitted_for(read, &rules.variant)
         .or_else(|| crate::variant_files::network_for(&rules.variant))
         .filter(|net| net.fits(rules))
         .or_else(|| {
             let built_in_variants =
-                READ.iter().filter_map(|(name, net)| Some((protean_rules::variants::built_in_by_name(name)?, net)));
+                read.iter().filter_map(|(name, net)| Some((protean_rules::variants::built_in_by_name(name)?, net)));
             let lent_through_a_piece =
                 built_in_variants.filter_map(|(lender, net)| Some((rules.variant.kinds_standing_for(lender)?, net)));
             // A variant file's network only to a game that reletters its
@@ -396,6 +437,80 @@ pub fn built_in<B: Bitboard>(rules: &Rules<B>) -> Option<&'static Network> {
                 .chain(relettered)
                 .find_map(|(stand_in, net)| net.fits(rules).then(|| lent(net, stand_in.kinds)))
         })
+}
+
+/// A built-in game's network (its name, the network) stretched to
+/// `rules`' board and kinds ([`Network::across_boards`]), for a training
+/// to start from where the variant plays with no network of its own: a
+/// game with another board or more than one piece changed (Chancellor
+/// chess on 9x9, a 12x10 game of compounds). Not played with as it is:
+/// its cells and the kinds read as others only approximate the game's
+/// (Chancellor chess with standard chess's lost to the defaults), but
+/// refined on a few hundred thousand of the game's positions it starts
+/// where millions of the lender's left off.
+///
+/// The lender is the built-in game with a board of at least two files
+/// and two ranks whose kinds the variant's match best: each kind that
+/// moves as one of the lender's (and has its role) reads that one; each
+/// other piece that is neither royal nor a pawn reads the lender's such
+/// piece nearest to it in value ([`piece_value`](crate::evaluate::piece_value),
+/// each on its own board); a royal piece or pawn that moves otherwise
+/// lends nothing. Moving tiles and rule changes must be the lender's.
+pub fn lent_across_boards<B: Bitboard>(rules: &Rules<B>) -> Option<(&'static str, Network)> {
+    use protean_rules::variant::Role;
+    use protean_rules::AnyRules;
+    // Each kind's value, and the board they are valued on.
+    fn valued<B: Bitboard>(rules: &Rules<B>) -> (protean_rules::Geometry, Vec<i32>) {
+        (rules.geometry, (0..rules.piece_types).map(|k| crate::evaluate::piece_value(rules, k)).collect())
+    }
+    let variant = &rules.variant;
+    let (board, values) = valued(rules);
+    let two_dimensional = |g: protean_rules::Geometry| g.width() >= 2 && g.height() >= 2;
+    if !two_dimensional(board) {
+        return None;
+    }
+    let mut best: Option<(usize, &'static str, Network)> = None;
+    for (name, net) in built_in_networks() {
+        let Some(lender) = protean_rules::variants::built_in_by_name(name) else { continue };
+        let (lender_board, lender_values) = match AnyRules::by_name(name) {
+            Ok(AnyRules::Small(r)) => valued(&r),
+            Ok(AnyRules::Medium(r)) => valued(&r),
+            Ok(AnyRules::Large(r)) => valued(&r),
+            Err(_) => continue,
+        };
+        if !two_dimensional(lender_board)
+            || lender.tiles != variant.tiles
+            || lender.redefinitions != variant.redefinitions
+        {
+            continue;
+        }
+        let mut same_moves = 0;
+        let kinds: Option<Vec<usize>> = variant
+            .pieces
+            .iter()
+            .zip(&values)
+            .map(|(piece, &value)| {
+                let moves_as = lender.pieces.iter().position(|l| l.moves_as(piece));
+                if moves_as.is_some() {
+                    same_moves += 1;
+                    return moves_as;
+                }
+                (piece.role == Role::Other)
+                    .then(|| {
+                        (0..lender.pieces.len())
+                            .filter(|&k| lender.pieces[k].role == Role::Other)
+                            .min_by_key(|&k| (lender_values[k] - value).abs())
+                    })
+                    .flatten()
+            })
+            .collect();
+        if let Some(kinds) = kinds {
+            if best.as_ref().is_none_or(|(most, ..)| same_moves > *most) {
+                best = Some((same_moves, name, net.across_boards(lender_board, board, &kinds)));
+            }
+        }
+    }
+    best.map(|(_, name, net)| (name, net))
 }
 
 /// A network lent to a variant whose kinds stand for its variant's

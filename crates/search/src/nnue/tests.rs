@@ -278,3 +278,97 @@ fn a_variant_that_puts_a_piece_in_place_of_another_reads_a_network_through_its_k
     let (_, none) = evaluate("twochanged", "rncakcnr/pppppppp/8/8/8/8/PPPPPPPP/RNCAKCNR w KQkq - 0 1");
     assert_eq!(none, None);
 }
+
+#[test]
+fn a_network_stretched_across_boards_reads_each_piece_where_the_lenders_stands() {
+    // Chess on 9x9 with a chancellor: standard chess's network is lent
+    // across boards, its kinds matched by movement and the chancellor
+    // read as the queen (the nearest in value). The 9x9 board's fifth
+    // file and fifth rank read the same cells as the files and ranks
+    // after them, so a standard position spread out over the rest of the
+    // board, with or without a chancellor for its queens, reads the
+    // lender's inputs exactly: the evaluations are the same integer.
+    protean_rules::variants::load(
+        "[stretchedchancellor:chess]\nmaxRank = 9\nmaxFile = i\nchancellor = c\n\
+         startFen = rnbqkcnbr/ppppppppp/9/9/9/9/9/PPPPPPPPP/RNBQKCNBR w - - 0 1\n\
+         promotionPieceTypes = qrbnc\npromotionRegionWhite = *9\npromotionRegionBlack = *1\n\
+         doubleStepRegionWhite = *2\ndoubleStepRegionBlack = *8\n",
+    )
+    .expect("the test's variant loads");
+    let spread = |placement: &str| -> String {
+        let mut ranks: Vec<String> = placement
+            .split('/')
+            .map(|rank| {
+                let cells: Vec<char> = rank
+                    .chars()
+                    .flat_map(|c| match c.to_digit(10) {
+                        Some(n) => vec!['.'; n as usize],
+                        None => vec![c],
+                    })
+                    .collect();
+                let mut cells: String = cells.iter().collect();
+                cells.insert(4, '.');
+                cells
+            })
+            .collect();
+        ranks.insert(4, ".".repeat(9));
+        let compress = |rank: &String| {
+            let mut out = String::new();
+            let mut empty = 0;
+            for c in rank.chars() {
+                if c == '.' {
+                    empty += 1;
+                } else {
+                    if empty > 0 {
+                        out.push_str(&empty.to_string());
+                    }
+                    empty = 0;
+                    out.push(c);
+                }
+            }
+            if empty > 0 {
+                out.push_str(&empty.to_string());
+            }
+            out
+        };
+        ranks.iter().map(compress).collect::<Vec<_>>().join("/")
+    };
+    let standard = |fen: &str| {
+        let pos = AnyRules::by_name("standard").unwrap().from_fen(fen).unwrap();
+        protean_rules::with_position!(&pos, p => built_in(p.rules()).unwrap().evaluate(p))
+    };
+    let stretched = |fen: &str| {
+        let pos = AnyRules::by_name("stretchedchancellor").unwrap().from_fen(fen).unwrap();
+        protean_rules::with_position!(&pos, p => {
+            let (lender, net) = lent_across_boards(p.rules()).expect("standard chess's network is lent");
+            assert_eq!(lender, "standard");
+            net.evaluate(p)
+        })
+    };
+    let fens = [
+        "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w - - 4 4",
+        "r3k2r/ppp2ppp/2n5/3qp3/8/2N5/PPPQ1PPP/R3K2R b - - 0 9",
+        "8/5pk1/6p1/3Q4/8/6P1/q4PK1/8 w - - 0 40",
+    ];
+    for fen in fens {
+        let (placement, rest) = fen.split_once(' ').unwrap();
+        let wide = spread(placement);
+        assert_eq!(stretched(&format!("{wide} {rest}")), standard(fen), "{fen}");
+        let chancellors = wide.replace('q', "c").replace('Q', "C");
+        assert_eq!(stretched(&format!("{chancellors} {rest}")), standard(fen), "{fen}, chancellors");
+    }
+}
+
+#[test]
+fn a_network_stretched_to_its_own_board_is_itself_and_a_pawn_of_other_moves_lends_nothing() {
+    let net = random_network(6, 64, 7);
+    let board = protean_rules::Geometry::new(8, 8).unwrap();
+    assert_eq!(net.across_boards(board, board, &[0, 1, 2, 3, 4, 5]), net);
+    // Pawns that never step two move otherwise than any lender's: no
+    // network is stretched to their game.
+    protean_rules::variants::load("[onestep:chess]\ndoubleStep = false\n").expect("the test's variant loads");
+    let start = AnyRules::by_name("onestep").unwrap().start();
+    protean_rules::with_position!(&start, p => assert!(lent_across_boards(p.rules()).is_none()));
+    let start = AnyRules::by_name("standard").unwrap().start();
+    protean_rules::with_position!(&start, p => assert_eq!(lent_across_boards(p.rules()).map(|(l, _)| l), Some("standard")));
+}
