@@ -106,6 +106,14 @@ fn a_game_under_other_letters_is_lent_its_network_and_a_changed_piece_is_not() {
     assert_eq!(start_eval(parse(relettered).remove(0)), start_eval(capablanca));
     assert_eq!(files_of(parse(relettered).remove(0)).1, None);
     // Chancellor chess is Modern chess with a chancellor for the minister:
-    // a learnt network is not lent through a changed piece (its gate lost).
-    assert_eq!(files_of(variant_of("chancellor.ini", "chancellor")), (None, None));
+    // it plays with its own network (standard chess's, stretched and
+    // refined), not Modern chess's.
+    let chancellor = files_of(variant_of("chancellor.ini", "chancellor"));
+    assert!(chancellor.0.is_some() && chancellor.1.is_none());
+    assert_ne!(chancellor.0, files_of(variant_of("modern.ini", "modern")).0);
+    // Capablanca chess with a camel for the archbishop: a learnt network
+    // is not lent through a changed piece (Modern chess's lent to
+    // Chancellor chess lost its gate).
+    let camel = "[capcamel:chess]\nmaxFile = j\ncustomPiece1 = l:C\nchancellor = c\nstartFen = rnlbqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNLBQKBCNR w KQkq - 0 1\npromotionPieceTypes = qrbnlc\ncastlingKingsideFile = i\ncastlingQueensideFile = c\n";
+    assert_eq!(files_of(parse(camel).remove(0)), (None, None));
 }
