@@ -338,14 +338,14 @@ pub fn learn(l: &Learning, mut say: impl FnMut(&str)) -> Result<Learnt, String> 
 /// across boards; `None` where there is neither.
 fn network_to_refine(variant: &str) -> Result<Option<String>, String> {
     use protean_rules::{AnyRules, Bitboard, Rules};
-    use protean_search::nnue::{built_in, lent_across_boards};
+    use protean_search::nnue::{starting_network, StartingNetwork};
     fn of<B: Bitboard>(rules: &Rules<B>) -> Option<String> {
-        if built_in(rules).is_some_and(|net| net.on_top) {
-            return Some("plays with a network".into());
-        }
-        lent_across_boards(rules)
-            .filter(|(_, net)| net.on_top)
-            .map(|(lender, _)| format!("plays with none; {lender}'s is stretched to its board and kinds"))
+        Some(match starting_network(rules, true)? {
+            StartingNetwork::PlaysWith(_) => "plays with a network".into(),
+            StartingNetwork::Stretched(lender, _) => {
+                format!("plays with none; {lender}'s is stretched to its board and kinds")
+            }
+        })
     }
     Ok(match AnyRules::by_name(variant).map_err(|e| e.to_string())? {
         AnyRules::Small(r) => of(&r),

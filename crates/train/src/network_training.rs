@@ -34,7 +34,7 @@ use crate::network::{self, expected_result, EpochReport, FloatNetwork, Start, Tr
 use crate::records::{count_lines, read_records};
 use protean_rules::{AnyRules, Bitboard, Color, Position, Rules};
 use protean_search::evaluate::{evaluate, EvalTables};
-use protean_search::nnue::{built_in, lent_across_boards, Network};
+use protean_search::nnue::{built_in, starting_network, Network, StartingNetwork};
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -147,24 +147,22 @@ fn train_on<B: Bitboard>(
         Init::BuiltIn => {
             let on_top = training.options.on_top;
             let made = if on_top { "on top of its hand-made evaluation" } else { "alone" };
-            match built_in(rules).filter(|net| net.on_top == on_top) {
-                Some(net) => from(net),
-                None => match lent_across_boards(rules).filter(|(_, net)| net.on_top == on_top) {
-                    Some((lender, net)) => {
-                        progress(TrainingProgress::LentAcrossBoards(lender));
-                        from(&net)
-                    }
-                    None if training.options.epochs == 0 => {
-                        return Err(format!(
-                            "{} plays with no network {made} to start from, and --epochs is 0",
-                            rules.variant.name
-                        ));
-                    }
-                    None => {
-                        progress(TrainingProgress::NoBuiltIn(made));
-                        Start::Random
-                    }
-                },
+            match starting_network(rules, on_top) {
+                Some(StartingNetwork::PlaysWith(net)) => from(net),
+                Some(StartingNetwork::Stretched(lender, net)) => {
+                    progress(TrainingProgress::LentAcrossBoards(lender));
+                    from(&net)
+                }
+                None if training.options.epochs == 0 => {
+                    return Err(format!(
+                        "{} plays with no network {made} to start from, and --epochs is 0",
+                        rules.variant.name
+                    ));
+                }
+                None => {
+                    progress(TrainingProgress::NoBuiltIn(made));
+                    Start::Random
+                }
             }
         }
     };

@@ -439,6 +439,31 @@ pub fn built_in<B: Bitboard>(rules: &Rules<B>) -> Option<&'static Network> {
         })
 }
 
+/// The network a training of `rules`' variant goes on from
+/// ([`starting_network`]).
+pub enum StartingNetwork {
+    /// The one it plays with ([`built_in`]).
+    PlaysWith(&'static Network),
+    /// A built-in game's (named) stretched to its board and kinds
+    /// ([`lent_across_boards`]).
+    Stretched(&'static str, Box<Network>),
+}
+
+/// Where a training of `rules`' variant, on top of the hand-made
+/// evaluation or alone as `on_top` says, goes on from rather than from
+/// nothing: the network it plays with where that one is made the same
+/// way, else a built-in game's stretched to it (on top only); `None`
+/// where there is neither. `train-network --from-built-in` starts there,
+/// and `protean learn` refines it instead of fitting.
+pub fn starting_network<B: Bitboard>(rules: &Rules<B>, on_top: bool) -> Option<StartingNetwork> {
+    match built_in(rules).filter(|net| net.on_top == on_top) {
+        Some(net) => Some(StartingNetwork::PlaysWith(net)),
+        None => lent_across_boards(rules)
+            .filter(|(_, net)| net.on_top == on_top)
+            .map(|(lender, net)| StartingNetwork::Stretched(lender, Box::new(net))),
+    }
+}
+
 /// A built-in game's network (its name, the network) stretched to
 /// `rules`' board and kinds ([`Network::across_boards`]), for a training
 /// to start from where the variant plays with no network of its own: a
