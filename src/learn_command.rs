@@ -49,6 +49,12 @@ pub struct LearnArgs {
     /// Nodes the teacher searches a position.
     #[arg(long, default_value_t = 4_000)]
     teacher_nodes: u64,
+    /// Refine a built-in game's network stretched to the variant's board and
+    /// kinds even where the variant plays with a network of its own (one
+    /// trained from nothing may know less than the lender's millions of
+    /// positions); the gate then decides between them.
+    #[arg(long)]
+    stretched: bool,
 }
 
 pub fn run(args: &LearnArgs, variant_files: &[PathBuf]) -> Result<(), String> {
@@ -81,6 +87,7 @@ pub fn run(args: &LearnArgs, variant_files: &[PathBuf]) -> Result<(), String> {
         tc: args.tc.clone(),
         book: args.book.as_ref().map(absolute).transpose()?,
         teacher: args.teacher.clone().map(|command| Teacher { command, nodes: args.teacher_nodes }),
+        stretched: args.stretched,
     };
     let started = Instant::now();
     let learnt = learn(&learning, |line| eprintln!("{line}"))?;

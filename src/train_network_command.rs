@@ -58,15 +58,21 @@ pub struct TrainNetworkArgs {
     /// alone or on top as `--on-top` says) instead of random weights; its
     /// loss on the positions held out is printed first, and with
     /// `--epochs 0` that is all it is used for.
-    #[arg(long, conflicts_with = "from_built_in")]
+    #[arg(long, conflicts_with_all = ["from_built_in", "stretched"])]
     init: Option<PathBuf>,
     /// Start from the network the variant plays with by default (its own,
     /// its variant file's, or one lent it through its kinds) where it has
     /// one made the same way (alone or on top as `--on-top` says); else,
     /// on top, from a built-in game's stretched to its board and kinds;
     /// from random weights where there is neither.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "stretched")]
     from_built_in: bool,
+    /// Start from a built-in game's network (on top) stretched to the
+    /// variant's board and kinds, even where the variant plays with a
+    /// network of its own: one trained from nothing on a few hundred
+    /// thousand positions may know less than the lender's millions.
+    #[arg(long, requires = "on_top")]
+    stretched: bool,
     /// Hold out these files' positions (datagen's format), all of them,
     /// instead of a twentieth of `--data`, which is then trained on whole.
     #[arg(long, num_args = 1..)]
@@ -88,8 +94,12 @@ pub fn run(args: &TrainNetworkArgs) -> Result<(), String> {
     if !(0.0..=1.0).contains(&args.score_weight) {
         return Err(format!("--score-weight {} is not between 0 and 1", args.score_weight));
     }
-    if (args.epochs == 0 && args.init.is_none() && !args.from_built_in) || args.batch == 0 || args.threads == 0 {
-        return Err("--epochs (but with --init or --from-built-in), --batch and --threads must be at least 1".into());
+    let starts_from_a_network = args.init.is_some() || args.from_built_in || args.stretched;
+    if (args.epochs == 0 && !starts_from_a_network) || args.batch == 0 || args.threads == 0 {
+        return Err(
+            "--epochs (but with --init, --from-built-in or --stretched), --batch and --threads must be at least 1"
+                .into(),
+        );
     }
     let activation = Activation::by_name(&args.activation)
         .ok_or_else(|| format!("--activation {} is neither crelu nor screlu", args.activation))?;
@@ -100,10 +110,11 @@ pub fn run(args: &TrainNetworkArgs) -> Result<(), String> {
         data: args.data.clone(),
         held_out: args.held_out.clone(),
         out: args.out.clone(),
-        init: match (&args.init, args.from_built_in) {
-            (Some(path), _) => Init::File(path.clone()),
-            (None, true) => Init::BuiltIn,
-            (None, false) => Init::Random,
+        init: match (&args.init, args.from_built_in, args.stretched) {
+            (Some(path), ..) => Init::File(path.clone()),
+            (None, true, _) => Init::BuiltIn,
+            (None, false, true) => Init::Stretched,
+            (None, false, false) => Init::Random,
         },
         score_weight: args.score_weight,
         mirror: args.mirror,
@@ -134,6 +145,10 @@ pub fn run(args: &TrainNetworkArgs) -> Result<(), String> {
         TrainingProgress::NoBuiltIn(made) => {
             eprintln!("{} plays with no network {made}: random weights to start from", args.variant)
         }
+        TrainingProgress::LentAcrossBoards(lender) if args.stretched => eprintln!(
+            "{} starts from {lender}'s network, stretched to its board and kinds",
+            args.variant
+        ),
         TrainingProgress::LentAcrossBoards(lender) => eprintln!(
             "{} plays with no network: {lender}'s, stretched to its board and kinds, to start from",
             args.variant

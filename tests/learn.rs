@@ -109,6 +109,17 @@ fn the_network_a_variant_plays_with_is_refined_over_the_default_weights() {
     // Gated where it pays, else nothing to gate.
     let gated = out.contains("(used;") && dir.join("logs/gate.log").exists();
     assert!(gated || out.contains("nothing installed: nothing learnt to gate"), "{out}");
+    std::fs::remove_dir_all(&dir).unwrap();
+
+    // `--stretched`: a built-in game's network stretched to the variant's
+    // board is refined instead (standard chess's own, cell for cell).
+    let run = run_learn(&["learn", "--variant", "standard"], &dir, &["--stretched"]);
+    let (out, err) = (String::from_utf8_lossy(&run.stdout), String::from_utf8_lossy(&run.stderr));
+    assert!(run.status.success(), "{out}\n{err}");
+    let said = "fit: none (--stretched: standard's network stretched to standard's board and kinds";
+    assert!(err.contains(said), "{err}");
+    let network_log = read(dir.join("logs/network.log"));
+    assert!(network_log.contains("standard starts from standard's network, stretched"), "{network_log}");
     std::fs::remove_dir_all(dir).unwrap();
 }
 
@@ -167,6 +178,7 @@ fn learn_refuses_bad_options_and_writes_nothing() {
         (&["--variant", "standard", "--games", "0"][..], "at least 1"),
         (&["--variant", "standard", "--book", "/no/such/book.epd"][..], "/no/such/book.epd"),
         (&["--variant", "standard", "--teacher", "/no/such/engine"][..], "--teacher"),
+        (&["--variant", "onedim", "--stretched"][..], "--stretched: no built-in game's network stretches to onedim"),
     ] {
         let dir = temp("bad");
         let run = Command::new(env!("CARGO_BIN_EXE_protean"))

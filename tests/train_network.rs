@@ -330,6 +330,25 @@ fn from_built_in_starts_from_the_network_the_variant_plays_with() {
     assert!(ok && said.contains("standard's, stretched to its board and kinds") && said.contains(starting), "{said}");
     let (ok, said) = train(&pre, &["--variant", "ninebynine", "--epochs", "0", "--from-built-in"]);
     assert!(!ok && said.contains("ninebynine plays with no network alone to start from"), "{said}");
+
+    // Capablanca chess plays with a network of its own; `--stretched`
+    // starts from standard chess's stretched to 10x8 instead.
+    let capablanca = concat!(env!("CARGO_MANIFEST_DIR"), "/epd/variants/capablanca.ini");
+    let pre = ["--variants", capablanca];
+    datagen_loading(&pre, "capablanca", 8, &data);
+    let (ok, own) = train(&pre, &["--variant", "capablanca", "--on-top", "--epochs", "0", "--from-built-in"]);
+    assert!(ok && !own.contains("stretched"), "{own}");
+    let (ok, stretched) = train(&pre, &["--variant", "capablanca", "--on-top", "--epochs", "0", "--stretched"]);
+    let said = "capablanca starts from standard's network, stretched to its board and kinds";
+    assert!(ok && stretched.contains(said), "{stretched}");
+    assert_ne!(figure_after(&own, starting), figure_after(&stretched, starting));
+    // Not alone, and not to a board of one rank: errors, no file.
+    std::fs::remove_file(&net).unwrap();
+    let (ok, said) = train(&pre, &["--variant", "capablanca", "--epochs", "0", "--stretched"]);
+    assert!(!ok && said.contains("--on-top"), "{said}");
+    let (ok, said) = train(&[], &["--variant", "onedim", "--on-top", "--epochs", "0", "--stretched"]);
+    assert!(!ok && said.contains("no built-in game's network on top stretches to onedim"), "{said}");
+    assert!(!net.exists());
     for file in [data, net, lent_file] {
         std::fs::remove_file(file).ok();
     }

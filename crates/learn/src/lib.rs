@@ -36,7 +36,9 @@
 //!    network by 120 Elo in Almost chess; refined, the same data gained
 //!    101 (docs/results.md). In Chancellor chess, where fitted weights and
 //!    a network of its own lost to the defaults, standard chess's
-//!    stretched and refined beat them.
+//!    stretched and refined beat them. [`Learning::stretched`] refines a
+//!    built-in game's network stretched to the variant even where it
+//!    plays with one of its own.
 //! 6. **Gate** (`gate.pgn`): `protean match -sprt` of the learnt files
 //!    against the defaults (the built-in weights, and the built-in network
 //!    where the variant has one), from the book, colours swapped, until
@@ -117,6 +119,9 @@ pub struct Learning {
     pub book: Option<PathBuf>,
     /// A reference engine that scores the self-play positions.
     pub teacher: Option<Teacher>,
+    /// Refine a built-in game's network stretched to the variant even
+    /// where it plays with one of its own (`train-network --stretched`).
+    pub stretched: bool,
 }
 
 /// A reference engine (UCI) whose scores the fit and network aim at.
@@ -153,6 +158,8 @@ pub struct Learnt {
 pub fn learn(l: &Learning, mut say: impl FnMut(&str)) -> Result<Learnt, String> {
     let started = Instant::now();
     let end = started + l.budget;
+    // Known before the self-play, so that `--stretched` is refused at once.
+    let to_refine = network_to_refine(&l.variant, l.stretched)?;
     let clock = |at: Instant| {
         format!("{:.1} of {:.0} min", at.duration_since(started).as_secs_f64() / 60.0, l.budget.as_secs_f64() / 60.0)
     };
@@ -202,14 +209,12 @@ pub fn learn(l: &Learning, mut say: impl FnMut(&str)) -> Result<Learnt, String> 
     let chunks: Vec<String> = chunks.iter().map(|p| p.display().to_string()).collect();
 
     // 4. The fit, unless a network is refined over the default weights.
-    let to_refine = network_to_refine(&l.variant)?;
     let refining = to_refine.is_some();
     let weights = l.dir.join("weights.txt");
     if let Some(network) = to_refine {
         say(&format!(
-            "[{}] fit: none ({} {network}, which the run refines over the default weights)",
-            clock(Instant::now()),
-            l.variant
+            "[{}] fit: none ({network}, which the run refines over the default weights)",
+            clock(Instant::now())
         ));
     } else {
         let tune_log = l.dir.join("logs/tune.log");
@@ -232,7 +237,8 @@ pub fn learn(l: &Learning, mut say: impl FnMut(&str)) -> Result<Learnt, String> 
     args.extend(strings(&["--score-weight", score_weight]));
     args.extend(strings(&["--threads", &l.concurrency.to_string(), "--seed", &l.seed.to_string()]));
     if refining {
-        args.extend(strings(&["--from-built-in", "--learning-rate", REFINING_RATE]));
+        let start = if l.stretched { "--stretched" } else { "--from-built-in" };
+        args.extend(strings(&[start, "--learning-rate", REFINING_RATE]));
     } else {
         args.extend(["--weights".into(), weights.display().to_string()]);
     }
@@ -333,25 +339,35 @@ pub fn learn(l: &Learning, mut say: impl FnMut(&str)) -> Result<Learnt, String> 
 }
 
 /// The network on top of `variant`'s hand-made evaluation that a run
-/// refines, as the fit step says it: the one it plays with by default
-/// (its own, or one lent through its kinds), else a built-in game's lent
-/// across boards; `None` where there is neither.
-fn network_to_refine(variant: &str) -> Result<Option<String>, String> {
+/// refines, as the fit step says it: where `stretched`, a built-in game's
+/// lent across boards (an error where none is); else the one it plays
+/// with by default (its own, or one lent through its kinds), else a
+/// built-in game's lent across boards; `None` where there is neither.
+fn network_to_refine(variant: &str, stretched: bool) -> Result<Option<String>, String> {
     use protean_rules::{AnyRules, Bitboard, Rules};
-    use protean_search::nnue::{starting_network, StartingNetwork};
-    fn of<B: Bitboard>(rules: &Rules<B>) -> Option<String> {
-        Some(match starting_network(rules, true)? {
-            StartingNetwork::PlaysWith(_) => "plays with a network".into(),
+    use protean_search::nnue::{lent_across_boards, starting_network, StartingNetwork};
+    fn of<B: Bitboard>(rules: &Rules<B>, stretched: bool) -> Result<Option<String>, String> {
+        let name = &rules.variant.name;
+        if stretched {
+            return match lent_across_boards(rules).filter(|(_, net)| net.on_top) {
+                Some((lender, _)) => {
+                    Ok(Some(format!("--stretched: {lender}'s network stretched to {name}'s board and kinds")))
+                }
+                None => Err(format!("--stretched: no built-in game's network stretches to {name}")),
+            };
+        }
+        Ok(starting_network(rules, true).map(|start| match start {
+            StartingNetwork::PlaysWith(_) => format!("{name} plays with a network"),
             StartingNetwork::Stretched(lender, _) => {
-                format!("plays with none; {lender}'s is stretched to its board and kinds")
+                format!("{name} plays with none; {lender}'s is stretched to its board and kinds")
             }
-        })
+        }))
     }
-    Ok(match AnyRules::by_name(variant).map_err(|e| e.to_string())? {
-        AnyRules::Small(r) => of(&r),
-        AnyRules::Medium(r) => of(&r),
-        AnyRules::Large(r) => of(&r),
-    })
+    match AnyRules::by_name(variant).map_err(|e| e.to_string())? {
+        AnyRules::Small(r) => of(&r, stretched),
+        AnyRules::Medium(r) => of(&r, stretched),
+        AnyRules::Large(r) => of(&r, stretched),
+    }
 }
 
 /// Self-play chunks until `deadline` (or the fixed number of games):

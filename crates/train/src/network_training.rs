@@ -34,7 +34,7 @@ use crate::network::{self, expected_result, EpochReport, FloatNetwork, Start, Tr
 use crate::records::{count_lines, read_records};
 use protean_rules::{AnyRules, Bitboard, Color, Position, Rules};
 use protean_search::evaluate::{evaluate, EvalTables};
-use protean_search::nnue::{built_in, starting_network, Network, StartingNetwork};
+use protean_search::nnue::{built_in, lent_across_boards, starting_network, Network, StartingNetwork};
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -86,6 +86,10 @@ pub enum Init {
     /// network than from nothing: its own games' few hundred thousand
     /// positions refine what millions taught the network.
     BuiltIn,
+    /// A built-in game's network lent across boards (on top), even where
+    /// the variant plays with one of its own: its own may have been
+    /// trained from nothing on fewer positions than the lender's.
+    Stretched,
 }
 
 /// How a training goes, for whoever watches.
@@ -101,8 +105,9 @@ pub enum TrainingProgress {
     /// "alone", "on top of its hand-made evaluation"): the training
     /// starts from random weights.
     NoBuiltIn(&'static str),
-    /// `Init::BuiltIn` starts from this built-in game's network, lent
-    /// across boards: the variant plays with none of its own.
+    /// `Init::BuiltIn` (where the variant plays with no network of its
+    /// own) or `Init::Stretched` starts from this built-in game's
+    /// network, lent across boards.
     LentAcrossBoards(&'static str),
     /// The start's loss (epoch 0, where it was trained before), then
     /// each epoch's.
@@ -164,6 +169,20 @@ fn train_on<B: Bitboard>(
                     Start::Random
                 }
             }
+        }
+        Init::Stretched => {
+            let (lender, net) = lent_across_boards(rules)
+                .filter(|(_, net)| net.on_top == training.options.on_top)
+                .ok_or_else(|| {
+                    format!(
+                        "no built-in game's network {} stretches to {} (a board of two files and ranks or more, \
+                         the lender's moving tiles and rule changes)",
+                        if training.options.on_top { "on top" } else { "alone" },
+                        rules.variant.name
+                    )
+                })?;
+            progress(TrainingProgress::LentAcrossBoards(lender));
+            from(&net)
         }
     };
     let sets = read_sets(rules, training, &mut progress)?;
