@@ -345,22 +345,19 @@ pub fn learn(l: &Learning, mut say: impl FnMut(&str)) -> Result<Learnt, String> 
 /// built-in game's lent across boards; `None` where there is neither.
 fn network_to_refine(variant: &str, stretched: bool) -> Result<Option<String>, String> {
     use protean_rules::{AnyRules, Bitboard, Rules};
-    use protean_search::nnue::{lent_across_boards, starting_network, StartingNetwork};
+    use protean_search::nnue::{starting_network, StartingNetwork};
     fn of<B: Bitboard>(rules: &Rules<B>, stretched: bool) -> Result<Option<String>, String> {
         let name = &rules.variant.name;
-        if stretched {
-            return match lent_across_boards(rules).filter(|(_, net)| net.on_top) {
-                Some((lender, _)) => {
-                    Ok(Some(format!("--stretched: {lender}'s network stretched to {name}'s board and kinds")))
-                }
-                None => Err(format!("--stretched: no built-in game's network stretches to {name}")),
-            };
-        }
-        Ok(starting_network(rules, true).map(|start| match start {
-            StartingNetwork::PlaysWith(_) => format!("{name} plays with a network"),
-            StartingNetwork::Stretched(lender, _) => {
+        Ok(Some(match starting_network(rules, true, stretched) {
+            Some(StartingNetwork::PlaysWith(_)) => format!("{name} plays with a network"),
+            Some(StartingNetwork::Stretched(lender, _)) if stretched => {
+                format!("--stretched: {lender}'s network stretched to {name}'s board and kinds")
+            }
+            Some(StartingNetwork::Stretched(lender, _)) => {
                 format!("{name} plays with none; {lender}'s is stretched to its board and kinds")
             }
+            None if stretched => return Err(format!("--stretched: no built-in game's network stretches to {name}")),
+            None => return Ok(None),
         }))
     }
     match AnyRules::by_name(variant).map_err(|e| e.to_string())? {

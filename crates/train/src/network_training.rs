@@ -34,7 +34,7 @@ use crate::network::{self, expected_result, EpochReport, FloatNetwork, Start, Tr
 use crate::records::{count_lines, read_records};
 use protean_rules::{AnyRules, Bitboard, Color, Position, Rules};
 use protean_search::evaluate::{evaluate, EvalTables};
-use protean_search::nnue::{built_in, lent_across_boards, starting_network, Network, StartingNetwork};
+use protean_search::nnue::{built_in, starting_network, Network, StartingNetwork};
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -149,14 +149,22 @@ fn train_on<B: Bitboard>(
     let start = match &training.init {
         Init::Random => Start::Random,
         Init::File(path) => from(&network_to_start_from(rules, path, training)?),
-        Init::BuiltIn => {
-            let on_top = training.options.on_top;
+        Init::BuiltIn | Init::Stretched => {
+            let (on_top, stretched) = (training.options.on_top, training.init == Init::Stretched);
             let made = if on_top { "on top of its hand-made evaluation" } else { "alone" };
-            match starting_network(rules, on_top) {
+            match starting_network(rules, on_top, stretched) {
                 Some(StartingNetwork::PlaysWith(net)) => from(net),
                 Some(StartingNetwork::Stretched(lender, net)) => {
                     progress(TrainingProgress::LentAcrossBoards(lender));
                     from(&net)
+                }
+                None if stretched => {
+                    return Err(format!(
+                        "no built-in game's network {} stretches to {} (a board of two files and ranks or more, \
+                         the lender's moving tiles and rule changes)",
+                        if on_top { "on top" } else { "alone" },
+                        rules.variant.name
+                    ));
                 }
                 None if training.options.epochs == 0 => {
                     return Err(format!(
@@ -169,20 +177,6 @@ fn train_on<B: Bitboard>(
                     Start::Random
                 }
             }
-        }
-        Init::Stretched => {
-            let (lender, net) = lent_across_boards(rules)
-                .filter(|(_, net)| net.on_top == training.options.on_top)
-                .ok_or_else(|| {
-                    format!(
-                        "no built-in game's network {} stretches to {} (a board of two files and ranks or more, \
-                         the lender's moving tiles and rule changes)",
-                        if training.options.on_top { "on top" } else { "alone" },
-                        rules.variant.name
-                    )
-                })?;
-            progress(TrainingProgress::LentAcrossBoards(lender));
-            from(&net)
         }
     };
     let sets = read_sets(rules, training, &mut progress)?;

@@ -452,11 +452,12 @@ pub enum StartingNetwork {
 /// Where a training of `rules`' variant, on top of the hand-made
 /// evaluation or alone as `on_top` says, goes on from rather than from
 /// nothing: the network it plays with where that one is made the same
-/// way, else a built-in game's stretched to it (on top only); `None`
-/// where there is neither. `train-network --from-built-in` starts there,
-/// and `protean learn` refines it instead of fitting.
-pub fn starting_network<B: Bitboard>(rules: &Rules<B>, on_top: bool) -> Option<StartingNetwork> {
-    match built_in(rules).filter(|net| net.on_top == on_top) {
+/// way (unless `stretched`), else a built-in game's stretched to it (on
+/// top only); `None` where there is neither. `train-network
+/// --from-built-in` (`--stretched`) starts there, and `protean learn`
+/// refines it instead of fitting.
+pub fn starting_network<B: Bitboard>(rules: &Rules<B>, on_top: bool, stretched: bool) -> Option<StartingNetwork> {
+    match built_in(rules).filter(|net| !stretched && net.on_top == on_top) {
         Some(net) => Some(StartingNetwork::PlaysWith(net)),
         None => lent_across_boards(rules)
             .filter(|(_, net)| net.on_top == on_top)
