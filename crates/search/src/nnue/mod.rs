@@ -482,6 +482,8 @@ pub fn starting_network<B: Bitboard>(rules: &Rules<B>, on_top: bool, stretched: 
 /// piece nearest to it in value ([`piece_value`](crate::evaluate::piece_value),
 /// each on its own board); a royal piece or pawn that moves otherwise
 /// lends nothing. Moving tiles and rule changes must be the lender's.
+/// Between lenders that match as well, the one whose board is nearest in
+/// size wins.
 pub fn lent_across_boards<B: Bitboard>(rules: &Rules<B>) -> Option<(&'static str, Network)> {
     use protean_rules::variant::Role;
     use protean_rules::AnyRules;
@@ -495,7 +497,7 @@ pub fn lent_across_boards<B: Bitboard>(rules: &Rules<B>) -> Option<(&'static str
     if !two_dimensional(board) {
         return None;
     }
-    let mut best: Option<(usize, &'static str, Network)> = None;
+    let mut best: Option<((usize, i64), &'static str, Network)> = None;
     for (name, net) in built_in_networks() {
         let Some(lender) = protean_rules::variants::built_in_by_name(name) else { continue };
         let (lender_board, lender_values) = match AnyRules::by_name(name) {
@@ -530,9 +532,14 @@ pub fn lent_across_boards<B: Bitboard>(rules: &Rules<B>) -> Option<(&'static str
                     .flatten()
             })
             .collect();
+        // Between lenders whose kinds match as well, the board nearest in
+        // size: fewer cells are read as others (Hoppel-Poppel's 8x8 from
+        // standard chess's rather than Perfect Chess's 9x9).
+        let cells = |g: protean_rules::Geometry| (g.width() * g.height()) as i64;
+        let key = (same_moves, -(cells(lender_board) - cells(board)).abs());
         if let Some(kinds) = kinds {
-            if best.as_ref().is_none_or(|(most, ..)| same_moves > *most) {
-                best = Some((same_moves, name, net.across_boards(lender_board, board, &kinds)));
+            if best.as_ref().is_none_or(|(best_key, ..)| key > *best_key) {
+                best = Some((key, name, net.across_boards(lender_board, board, &kinds)));
             }
         }
     }

@@ -372,3 +372,14 @@ fn a_network_stretched_to_its_own_board_is_itself_and_a_pawn_of_other_moves_lend
     let start = AnyRules::by_name("standard").unwrap().start();
     protean_rules::with_position!(&start, p => assert_eq!(lent_across_boards(p.rules()).map(|(l, _)| l), Some("standard")));
 }
+
+#[test]
+fn between_lenders_that_match_as_well_the_nearer_board_lends() {
+    // Hoppel-Poppel's king, queen, rook and pawn move as both standard
+    // chess's and Perfect Chess's do; its knight and bishop as neither's.
+    // Standard chess's 8x8 board is its own; Perfect Chess's 9x9 is not.
+    let ini = "[hoppel:chess]\nknight = -\nbishop = -\ncustomPiece1 = n:mNcB\ncustomPiece2 = b:mBcN\n";
+    protean_rules::variants::load(ini).expect("the test's variant loads");
+    let start = AnyRules::by_name("hoppel").unwrap().start();
+    protean_rules::with_position!(&start, p => assert_eq!(lent_across_boards(p.rules()).map(|(l, _)| l), Some("standard")));
+}
