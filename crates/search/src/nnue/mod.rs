@@ -497,7 +497,7 @@ pub fn lent_across_boards<B: Bitboard>(rules: &Rules<B>) -> Option<(&'static str
     if !two_dimensional(board) {
         return None;
     }
-    let mut best: Option<((usize, i64), &'static str, Network)> = None;
+    let mut best: Option<(usize, usize, &'static str, Network)> = None;
     for (name, net) in built_in_networks() {
         let Some(lender) = protean_rules::variants::built_in_by_name(name) else { continue };
         let (lender_board, lender_values) = match AnyRules::by_name(name) {
@@ -535,15 +535,17 @@ pub fn lent_across_boards<B: Bitboard>(rules: &Rules<B>) -> Option<(&'static str
         // Between lenders whose kinds match as well, the board nearest in
         // size: fewer cells are read as others (Hoppel-Poppel's 8x8 from
         // standard chess's rather than Perfect Chess's 9x9).
-        let cells = |g: protean_rules::Geometry| (g.width() * g.height()) as i64;
-        let key = (same_moves, -(cells(lender_board) - cells(board)).abs());
+        let apart = lender_board.cells().abs_diff(board.cells());
         if let Some(kinds) = kinds {
-            if best.as_ref().is_none_or(|(best_key, ..)| key > *best_key) {
-                best = Some((key, name, net.across_boards(lender_board, board, &kinds)));
+            let better = |&(most, nearest, ..): &(usize, usize, &str, Network)| {
+                same_moves > most || (same_moves == most && apart < nearest)
+            };
+            if best.as_ref().is_none_or(better) {
+                best = Some((same_moves, apart, name, net.across_boards(lender_board, board, &kinds)));
             }
         }
     }
-    best.map(|(_, name, net)| (name, net))
+    best.map(|(.., name, net)| (name, net))
 }
 
 /// A network lent to a variant whose kinds stand for its variant's
