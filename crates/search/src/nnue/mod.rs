@@ -497,7 +497,16 @@ pub fn lent_across_boards<B: Bitboard>(rules: &Rules<B>) -> Option<(&'static str
     if !two_dimensional(board) {
         return None;
     }
-    let mut best: Option<(usize, usize, &'static str, Network)> = None;
+    // The best lender so far; only the one chosen is stretched.
+    struct Pick {
+        same_moves: usize,
+        apart: usize,
+        name: &'static str,
+        net: &'static Network,
+        board: protean_rules::Geometry,
+        kinds: Vec<usize>,
+    }
+    let mut best: Option<Pick> = None;
     for (name, net) in built_in_networks() {
         let Some(lender) = protean_rules::variants::built_in_by_name(name) else { continue };
         let (lender_board, lender_values) = match AnyRules::by_name(name) {
@@ -532,20 +541,18 @@ pub fn lent_across_boards<B: Bitboard>(rules: &Rules<B>) -> Option<(&'static str
                     .flatten()
             })
             .collect();
-        // Between lenders whose kinds match as well, the board nearest in
-        // size: fewer cells are read as others (Hoppel-Poppel's 8x8 from
-        // standard chess's rather than Perfect Chess's 9x9).
-        let apart = lender_board.cells().abs_diff(board.cells());
         if let Some(kinds) = kinds {
-            let better = |&(most, nearest, ..): &(usize, usize, &str, Network)| {
-                same_moves > most || (same_moves == most && apart < nearest)
-            };
+            // Between lenders whose kinds match as well, the board nearest
+            // in size: fewer cells are read as others (Hoppel-Poppel's 8x8
+            // from standard chess's rather than Perfect Chess's 9x9).
+            let apart = lender_board.cells().abs_diff(board.cells());
+            let better = |b: &Pick| same_moves > b.same_moves || (same_moves == b.same_moves && apart < b.apart);
             if best.as_ref().is_none_or(better) {
-                best = Some((same_moves, apart, name, net.across_boards(lender_board, board, &kinds)));
+                best = Some(Pick { same_moves, apart, name, net, board: lender_board, kinds });
             }
         }
     }
-    best.map(|(.., name, net)| (name, net))
+    best.map(|b| (b.name, b.net.across_boards(b.board, board, &b.kinds)))
 }
 
 /// A network lent to a variant whose kinds stand for its variant's
