@@ -49,7 +49,7 @@ pub struct LearnArgs {
     /// Nodes the teacher searches a position.
     #[arg(long, default_value_t = 4_000)]
     teacher_nodes: u64,
-    /// Refine a built-in game's network stretched to the variant's board and
+    /// Refine another game's network stretched to the variant's board and
     /// kinds even where the variant plays with a network of its own (one
     /// trained from nothing may know less than the lender's millions of
     /// positions); the gate then decides between them.

@@ -63,11 +63,12 @@ pub struct TrainNetworkArgs {
     /// Start from the network the variant plays with by default (its own,
     /// its variant file's, or one lent it through its kinds) where it has
     /// one made the same way (alone or on top as `--on-top` says); else,
-    /// on top, from a built-in game's stretched to its board and kinds;
+    /// on top, from another game's stretched to its board and kinds;
     /// from random weights where there is neither.
     #[arg(long, conflicts_with = "stretched")]
     from_built_in: bool,
-    /// Start from a built-in game's network (on top) stretched to the
+    /// Start from another game's network (a built-in game's or a
+    /// repository variant file's, on top) stretched to the
     /// variant's board and kinds, even where the variant plays with a
     /// network of its own: one trained from nothing on a few hundred
     /// thousand positions may know less than the lender's millions.

@@ -14,10 +14,10 @@ fn temp(name: &str) -> PathBuf {
     std::env::temp_dir().join(format!("protean-learn-{}-{name}", std::process::id()))
 }
 
-/// Chess whose pawns never step two: no network reaches it or is lent to
-/// it (a pawn that moves otherwise than the lender's lends nothing), so a
-/// run fits weights and trains a network of its own.
-const NO_NETWORK: &str = "[nonet:chess]\ndoubleStep = false\n";
+/// Chess whose king also leaps as a knight: no network reaches it or is
+/// lent to it (a royal piece that moves otherwise than the lender's lends
+/// nothing), so a run fits weights and trains a network of its own.
+const NO_NETWORK: &str = "[nonet:chess]\nking = k:KN\n";
 
 /// A short run of `nonet` (its file written beside `dir`): 40 games at
 /// 300 nodes a move, the gate until 0.2 minutes have passed.
@@ -111,7 +111,7 @@ fn the_network_a_variant_plays_with_is_refined_over_the_default_weights() {
     assert!(gated || out.contains("nothing installed: nothing learnt to gate"), "{out}");
     std::fs::remove_dir_all(&dir).unwrap();
 
-    // `--stretched`: a built-in game's network stretched to the variant's
+    // `--stretched`: another game's network stretched to the variant's
     // board is refined instead (standard chess's own, cell for cell).
     let run = run_learn(&["learn", "--variant", "standard"], &dir, &["--stretched"]);
     let (out, err) = (String::from_utf8_lossy(&run.stdout), String::from_utf8_lossy(&run.stderr));
@@ -178,7 +178,7 @@ fn learn_refuses_bad_options_and_writes_nothing() {
         (&["--variant", "standard", "--games", "0"][..], "at least 1"),
         (&["--variant", "standard", "--book", "/no/such/book.epd"][..], "/no/such/book.epd"),
         (&["--variant", "standard", "--teacher", "/no/such/engine"][..], "--teacher"),
-        (&["--variant", "onedim", "--stretched"][..], "--stretched: no built-in game's network stretches to onedim"),
+        (&["--variant", "onedim", "--stretched"][..], "--stretched: no other game's network stretches to onedim"),
     ] {
         let dir = temp("bad");
         let run = Command::new(env!("CARGO_BIN_EXE_protean"))

@@ -318,7 +318,8 @@ fn from_built_in_starts_from_the_network_the_variant_plays_with() {
 
     // Chess on 9x9 with a chancellor, promoting to neither it nor the
     // queen (so no file's network reaches it), plays with no network; it
-    // starts from standard chess's stretched to its board, on top only.
+    // starts from Chancellor chess's file's network, whose pieces are
+    // its own, on top only.
     let nine = "[ninebynine:chess]\nmaxRank = 9\nmaxFile = i\nchancellor = c\n\
                 startFen = rnbqkcnbr/ppppppppp/9/9/9/9/9/PPPPPPPPP/RNBQKCNBR w - - 0 1\n\
                 promotionPieceTypes = rbn\npromotionRegionWhite = *9\npromotionRegionBlack = *1\n\
@@ -327,19 +328,19 @@ fn from_built_in_starts_from_the_network_the_variant_plays_with() {
     let pre = ["--variants", lent_file.to_str().unwrap()];
     datagen_loading(&pre, "ninebynine", 8, &data);
     let (ok, said) = train(&pre, &["--variant", "ninebynine", "--on-top", "--epochs", "0", "--from-built-in"]);
-    assert!(ok && said.contains("standard's, stretched to its board and kinds") && said.contains(starting), "{said}");
+    assert!(ok && said.contains("chancellor's, stretched to its board and kinds") && said.contains(starting), "{said}");
     let (ok, said) = train(&pre, &["--variant", "ninebynine", "--epochs", "0", "--from-built-in"]);
     assert!(!ok && said.contains("ninebynine plays with no network alone to start from"), "{said}");
 
     // Capablanca chess plays with a network of its own; `--stretched`
-    // starts from standard chess's stretched to 10x8 instead.
+    // starts from Gothic chess's (the same board and pieces) instead.
     let capablanca = concat!(env!("CARGO_MANIFEST_DIR"), "/epd/variants/capablanca.ini");
     let pre = ["--variants", capablanca];
     datagen_loading(&pre, "capablanca", 8, &data);
     let (ok, own) = train(&pre, &["--variant", "capablanca", "--on-top", "--epochs", "0", "--from-built-in"]);
     assert!(ok && !own.contains("stretched"), "{own}");
     let (ok, stretched) = train(&pre, &["--variant", "capablanca", "--on-top", "--epochs", "0", "--stretched"]);
-    let said = "capablanca starts from standard's network, stretched to its board and kinds";
+    let said = "capablanca starts from gothic's network, stretched to its board and kinds";
     assert!(ok && stretched.contains(said), "{stretched}");
     assert_ne!(figure_after(&own, starting), figure_after(&stretched, starting));
     // Not alone, and not to a board of one rank: errors, no file.
@@ -347,7 +348,7 @@ fn from_built_in_starts_from_the_network_the_variant_plays_with() {
     let (ok, said) = train(&pre, &["--variant", "capablanca", "--epochs", "0", "--stretched"]);
     assert!(!ok && said.contains("--on-top"), "{said}");
     let (ok, said) = train(&[], &["--variant", "onedim", "--on-top", "--epochs", "0", "--stretched"]);
-    assert!(!ok && said.contains("no built-in game's network on top stretches to onedim"), "{said}");
+    assert!(!ok && said.contains("no other game's network on top stretches to onedim"), "{said}");
     assert!(!net.exists());
     for file in [data, net, lent_file] {
         std::fs::remove_file(file).ok();

@@ -26,9 +26,9 @@
 //!    evaluation's alone by [`NETWORK_GAIN`] (on little data it is not).
 //!
 //!    A variant that plays with a network already (its own, or one lent
-//!    through its kinds), or that a built-in game's can be lent to across
-//!    boards (`protean_search::nnue::lent_across_boards`: Chancellor
-//!    chess's 9x9 board reads standard chess's), is refined instead: no
+//!    through its kinds), or that another game's can be lent to across
+//!    boards (`protean_search::nnue::lent_across_boards`: a built-in
+//!    game's or a repository variant file's), is refined instead: no
 //!    fit, and that network trained on from where it is
 //!    (`--from-built-in`, at [`REFINING_RATE`]) over the default weights
 //!    it was made to go on top of. Fitted weights under it, and the
@@ -36,8 +36,8 @@
 //!    network by 120 Elo in Almost chess; refined, the same data gained
 //!    101 (docs/results.md). In Chancellor chess, where fitted weights and
 //!    a network of its own lost to the defaults, standard chess's
-//!    stretched and refined beat them. [`Learning::stretched`] refines a
-//!    built-in game's network stretched to the variant even where it
+//!    stretched and refined beat them. [`Learning::stretched`] refines
+//!    another game's network stretched to the variant even where it
 //!    plays with one of its own.
 //! 6. **Gate** (`gate.pgn`): `protean match -sprt` of the learnt files
 //!    against the defaults (the built-in weights, and the built-in network
@@ -119,7 +119,7 @@ pub struct Learning {
     pub book: Option<PathBuf>,
     /// A reference engine that scores the self-play positions.
     pub teacher: Option<Teacher>,
-    /// Refine a built-in game's network stretched to the variant even
+    /// Refine another game's network stretched to the variant even
     /// where it plays with one of its own (`train-network --stretched`).
     pub stretched: bool,
 }
@@ -339,10 +339,10 @@ pub fn learn(l: &Learning, mut say: impl FnMut(&str)) -> Result<Learnt, String> 
 }
 
 /// The network on top of `variant`'s hand-made evaluation that a run
-/// refines, as the fit step says it: where `stretched`, a built-in game's
+/// refines, as the fit step says it: where `stretched`, another game's
 /// lent across boards (an error where none is); else the one it plays
-/// with by default (its own, or one lent through its kinds), else a
-/// built-in game's lent across boards; `None` where there is neither.
+/// with by default (its own, or one lent through its kinds), else
+/// another game's lent across boards; `None` where there is neither.
 fn network_to_refine(variant: &str, stretched: bool) -> Result<Option<String>, String> {
     use protean_rules::{AnyRules, Bitboard, Rules};
     use protean_search::nnue::{starting_network, StartingNetwork};
@@ -356,7 +356,7 @@ fn network_to_refine(variant: &str, stretched: bool) -> Result<Option<String>, S
             Some(StartingNetwork::Stretched(lender, _)) => {
                 format!("{name} plays with none; {lender}'s is stretched to its board and kinds")
             }
-            None if stretched => return Err(format!("--stretched: no built-in game's network stretches to {name}")),
+            None if stretched => return Err(format!("--stretched: no other game's network stretches to {name}")),
             None => return Ok(None),
         }))
     }

@@ -80,13 +80,13 @@ pub enum Init {
     /// The network the variant plays with by default
     /// (`protean_search::nnue::built_in`: its own, its variant file's, or
     /// one lent through its kinds), where it has one made the same way
-    /// (alone or on top); else a built-in game's lent across boards
+    /// (alone or on top); else another game's lent across boards
     /// (`protean_search::nnue::lent_across_boards`, on top); random
     /// weights where there is neither. A variant learns more from a
     /// network than from nothing: its own games' few hundred thousand
     /// positions refine what millions taught the network.
     BuiltIn,
-    /// A built-in game's network lent across boards (on top), even where
+    /// Another game's network lent across boards (on top), even where
     /// the variant plays with one of its own: its own may have been
     /// trained from nothing on fewer positions than the lender's.
     Stretched,
@@ -106,7 +106,7 @@ pub enum TrainingProgress {
     /// starts from random weights.
     NoBuiltIn(&'static str),
     /// `Init::BuiltIn` (where the variant plays with no network of its
-    /// own) or `Init::Stretched` starts from this built-in game's
+    /// own) or `Init::Stretched` starts from this game's
     /// network, lent across boards.
     LentAcrossBoards(&'static str),
     /// The start's loss (epoch 0, where it was trained before), then
@@ -160,7 +160,7 @@ fn train_on<B: Bitboard>(
                 }
                 None if stretched => {
                     return Err(format!(
-                        "no built-in game's network {} stretches to {} (a board of two files and ranks or more, \
+                        "no other game's network {} stretches to {} (a board of two files and ranks or more, \
                          the lender's moving tiles and rule changes)",
                         if on_top { "on top" } else { "alone" },
                         rules.variant.name

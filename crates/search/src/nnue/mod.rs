@@ -444,7 +444,7 @@ pub fn built_in<B: Bitboard>(rules: &Rules<B>) -> Option<&'static Network> {
 pub enum StartingNetwork {
     /// The one it plays with ([`built_in`]).
     PlaysWith(&'static Network),
-    /// A built-in game's (named) stretched to its board and kinds
+    /// Another game's (named) stretched to its board and kinds
     /// ([`lent_across_boards`]).
     Stretched(&'static str, Box<Network>),
 }
@@ -452,7 +452,7 @@ pub enum StartingNetwork {
 /// Where a training of `rules`' variant, on top of the hand-made
 /// evaluation or alone as `on_top` says, goes on from rather than from
 /// nothing: the network it plays with where that one is made the same
-/// way (unless `stretched`), else a built-in game's stretched to it (on
+/// way (unless `stretched`), else another game's stretched to it (on
 /// top only); `None` where there is neither. `train-network
 /// --from-built-in` (`--stretched`) starts there, and `protean learn`
 /// refines it instead of fitting.
@@ -465,7 +465,7 @@ pub fn starting_network<B: Bitboard>(rules: &Rules<B>, on_top: bool, stretched: 
     }
 }
 
-/// A built-in game's network (its name, the network) stretched to
+/// A lender's network (its variant's name, the network) stretched to
 /// `rules`' board and kinds ([`Network::across_boards`]), for a training
 /// to start from where the variant plays with no network of its own: a
 /// game with another board or more than one piece changed (Chancellor
@@ -475,16 +475,44 @@ pub fn starting_network<B: Bitboard>(rules: &Rules<B>, on_top: bool, stretched: 
 /// refined on a few hundred thousand of the game's positions it starts
 /// where millions of the lender's left off.
 ///
-/// The lender is the built-in game with a board of at least two files
-/// and two ranks whose kinds the variant's match best: each kind that
-/// moves as one of the lender's (and has its role) reads that one; each
-/// other piece that is neither royal nor a pawn reads the lender's such
-/// piece nearest to it in value ([`piece_value`](crate::evaluate::piece_value),
+/// The lenders are the built-in games' networks and the repository's
+/// variant files' (`variant_files`), but for the one `rules`' variant
+/// plays with: Capablanca chess starts from Gothic chess's, which already
+/// knows the archbishop and chancellor, and Gothic chess from Capablanca
+/// chess's. The lender is the one with a board of at least two files and
+/// two ranks whose kinds the variant's match best: each kind that moves
+/// as one of the lender's (and has its role) reads that one; each other
+/// piece that is neither royal nor a pawn reads the lender's such piece
+/// nearest to it in value ([`piece_value`](crate::evaluate::piece_value),
 /// each on its own board); a royal piece or pawn that moves otherwise
 /// lends nothing. Moving tiles and rule changes must be the lender's.
 /// Between lenders that match as well, the one whose board is nearest in
-/// size wins.
+/// size wins, then a built-in game's.
 pub fn lent_across_boards<B: Bitboard>(rules: &Rules<B>) -> Option<(&'static str, Network)> {
+    let own = crate::variant_files::network_for(&rules.variant);
+    let from_files = crate::variant_files::networks()
+        .filter(|&(_, net)| own.is_none_or(|own| !std::ptr::eq(own, net)))
+        .map(|(lender, net)| (lender.name.as_str(), lender, net));
+    stretched_from(rules, built_in_lenders().chain(from_files))
+}
+
+/// A lender: its variant's name, the variant and its network.
+type Lender = (&'static str, &'static protean_rules::Variant, &'static Network);
+
+/// The built-in games' networks as lenders.
+fn built_in_lenders() -> impl Iterator<Item = Lender> {
+    built_in_networks()
+        .iter()
+        .filter_map(|(name, net)| Some((*name, protean_rules::variants::built_in_by_name(name)?, net)))
+}
+
+/// The network of the lender of `lenders` that `rules`' variant matches
+/// best, stretched to it ([`lent_across_boards`]); of lenders that match
+/// as well, the first.
+fn stretched_from<B: Bitboard>(
+    rules: &Rules<B>,
+    lenders: impl Iterator<Item = Lender>,
+) -> Option<(&'static str, Network)> {
     use protean_rules::variant::Role;
     use protean_rules::AnyRules;
     // Each kind's value, and the board they are valued on.
@@ -507,9 +535,8 @@ pub fn lent_across_boards<B: Bitboard>(rules: &Rules<B>) -> Option<(&'static str
         kinds: Vec<usize>,
     }
     let mut best: Option<Pick> = None;
-    for (name, net) in built_in_networks() {
-        let Some(lender) = protean_rules::variants::built_in_by_name(name) else { continue };
-        let (lender_board, lender_values) = match AnyRules::by_name(name) {
+    for (name, lender, net) in lenders {
+        let (lender_board, lender_values) = match AnyRules::new(lender.clone()) {
             Ok(AnyRules::Small(r)) => valued(&r),
             Ok(AnyRules::Medium(r)) => valued(&r),
             Ok(AnyRules::Large(r)) => valued(&r),

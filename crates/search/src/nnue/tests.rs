@@ -281,7 +281,8 @@ fn a_variant_that_puts_a_piece_in_place_of_another_reads_a_network_through_its_k
 
 #[test]
 fn a_network_stretched_across_boards_reads_each_piece_where_the_lenders_stands() {
-    // Chess on 9x9 with a chancellor: standard chess's network is lent
+    // Chess on 9x9 with a chancellor: of the built-in games' networks
+    // (Capablanca chess's file lends more), standard chess's is lent
     // across boards, its kinds matched by movement and the chancellor
     // read as the queen (the nearest in value). The 9x9 board's fifth
     // file and fifth rank read the same cells as the files and ranks
@@ -340,7 +341,7 @@ fn a_network_stretched_across_boards_reads_each_piece_where_the_lenders_stands()
     let stretched = |fen: &str| {
         let pos = AnyRules::by_name("stretchedchancellor").unwrap().from_fen(fen).unwrap();
         protean_rules::with_position!(&pos, p => {
-            let (lender, net) = lent_across_boards(p.rules()).expect("standard chess's network is lent");
+            let (lender, net) = stretched_from(p.rules(), built_in_lenders()).expect("standard chess's network is lent");
             assert_eq!(lender, "standard");
             net.evaluate(p)
         })
@@ -364,11 +365,13 @@ fn a_network_stretched_to_its_own_board_is_itself_and_a_pawn_of_other_moves_lend
     let net = random_network(6, 64, 7);
     let board = protean_rules::Geometry::new(8, 8).unwrap();
     assert_eq!(net.across_boards(board, board, &[0, 1, 2, 3, 4, 5]), net);
-    // Pawns that never step two move otherwise than any lender's: no
-    // network is stretched to their game.
+    // Pawns that never step two move otherwise than any built-in game's:
+    // no built-in network is stretched to their game, Gardner's
+    // minichess file's (pawns of one step) is.
     protean_rules::variants::load("[onestep:chess]\ndoubleStep = false\n").expect("the test's variant loads");
     let start = AnyRules::by_name("onestep").unwrap().start();
-    protean_rules::with_position!(&start, p => assert!(lent_across_boards(p.rules()).is_none()));
+    protean_rules::with_position!(&start, p => assert!(stretched_from(p.rules(), built_in_lenders()).is_none()));
+    protean_rules::with_position!(&start, p => assert_eq!(lent_across_boards(p.rules()).map(|(l, _)| l), Some("gardner")));
     let start = AnyRules::by_name("standard").unwrap().start();
     protean_rules::with_position!(&start, p => assert_eq!(lent_across_boards(p.rules()).map(|(l, _)| l), Some("standard")));
 }
@@ -378,8 +381,12 @@ fn between_lenders_that_match_as_well_the_nearer_board_lends() {
     // Hoppel-Poppel's king, queen, rook and pawn move as both standard
     // chess's and Perfect Chess's do; its knight and bishop as neither's.
     // Standard chess's 8x8 board is its own; Perfect Chess's 9x9 is not.
+    // (Of every lender, the repository's Hoppel-Poppel file's lends.)
     let ini = "[hoppel:chess]\nknight = -\nbishop = -\ncustomPiece1 = n:mNcB\ncustomPiece2 = b:mBcN\n";
     protean_rules::variants::load(ini).expect("the test's variant loads");
     let start = AnyRules::by_name("hoppel").unwrap().start();
-    protean_rules::with_position!(&start, p => assert_eq!(lent_across_boards(p.rules()).map(|(l, _)| l), Some("standard")));
+    protean_rules::with_position!(&start, p => {
+        assert_eq!(stretched_from(p.rules(), built_in_lenders()).map(|(l, _)| l), Some("standard"));
+        assert_eq!(lent_across_boards(p.rules()).map(|(l, _)| l), Some("hoppelpoppel"));
+    });
 }

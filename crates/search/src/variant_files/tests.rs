@@ -117,3 +117,22 @@ fn a_game_under_other_letters_is_lent_its_network_and_a_changed_piece_is_not() {
     let camel = "[capcamel:chess]\nmaxFile = j\ncustomPiece1 = l:C\nchancellor = c\nstartFen = rnlbqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNLBQKBCNR w KQkq - 0 1\npromotionPieceTypes = qrbnlc\ncastlingKingsideFile = i\ncastlingQueensideFile = c\n";
     assert_eq!(files_of(parse(camel).remove(0)), (None, None));
 }
+
+#[test]
+fn a_training_starts_from_another_variant_files_network_never_its_own() {
+    // The lender `--stretched` starts `variant` from.
+    let lender = |variant: Variant| {
+        let rules = AnyRules::new(variant).expect("the variant makes rules");
+        protean_rules::with_position!(&rules.start(), p => crate::nnue::lent_across_boards(p.rules()).map(|(l, _)| l))
+    };
+    // Capablanca and Gothic chess have the same board and pieces: each
+    // starts from the other's network, not from standard chess's (two
+    // kinds read as others) nor its own.
+    assert_eq!(lender(variant_of("capablanca.ini", "capablanca")), Some("gothic"));
+    assert_eq!(lender(variant_of("gothic.ini", "gothic")), Some("capablanca"));
+    // Embassy chess plays with Capablanca chess's: it starts from Gothic
+    // chess's. Hoppel-Poppel matches no file's better than standard
+    // chess's, which wins the tie of boards.
+    assert_eq!(lender(variant_of("embassy.ini", "embassy")), Some("gothic"));
+    assert_eq!(lender(variant_of("hoppelpoppel.ini", "hoppelpoppel")), Some("standard"));
+}
