@@ -476,7 +476,7 @@ pub fn starting_network<B: Bitboard>(rules: &Rules<B>, on_top: bool, stretched: 
 /// where millions of the lender's left off.
 ///
 /// The lenders are the built-in games' networks and the repository's
-/// variant files' (`variant_files`), but for the one `rules`' variant
+/// variant files' (`variant_files`) other than the one `rules`' variant
 /// plays with: Capablanca chess starts from Gothic chess's, which already
 /// knows the archbishop and chancellor, and Gothic chess from Capablanca
 /// chess's. The lender is the one with a board of at least two files and

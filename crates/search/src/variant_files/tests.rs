@@ -132,7 +132,7 @@ fn a_training_starts_from_another_variant_files_network_never_its_own() {
     assert_eq!(lender(variant_of("gothic.ini", "gothic")), Some("capablanca"));
     // Embassy chess plays with Capablanca chess's: it starts from Gothic
     // chess's. Hoppel-Poppel matches no file's better than standard
-    // chess's, which wins the tie of boards.
+    // chess's, which wins the tie with Perfect Chess's by its board.
     assert_eq!(lender(variant_of("embassy.ini", "embassy")), Some("gothic"));
     assert_eq!(lender(variant_of("hoppelpoppel.ini", "hoppelpoppel")), Some("standard"));
 }
